@@ -73,6 +73,9 @@ type Request struct {
 	Session  *Session     `json:"session,omitempty"`
 	Updates  bool         `json:"updates,omitempty"`  // stream update messages
 	Evidence bool         `json:"evidence,omitempty"` // include the evidence record
+	// Aborted hands the tool an abort signal that is already aborted when
+	// the call starts, as a host does for a call cancelled before it ran.
+	Aborted bool `json:"aborted,omitempty"`
 
 	// abort: the ID of the call to abort.
 	Target string `json:"target,omitempty"`

@@ -1,0 +1,108 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Clause is one normative clause of the spec.
+type Clause struct {
+	ID string
+	// Level is MUST, SHOULD or MAY.
+	Level string
+	// Provenance is where the clause comes from: seed, upstream or derived,
+	// with its citation or reason.
+	Provenance string
+	// Text is the clause's text, without its ID and level.
+	Text string
+	// File is the spec file that holds it.
+	File string
+}
+
+// clausePattern matches the start of a clause paragraph:
+//
+//	**EXEC-7** (MUST; seed bash.ts resolveTimeoutMs) Text…
+var clausePattern = regexp.MustCompile(`^\*\*([A-Z]+-[0-9]+)\*\* \((MUST|SHOULD|MAY)(?:; ([^)]*))?\)\s*(.*)$`)
+
+// LoadClauses reads every clause of the spec files in fsys.
+func LoadClauses(fsys fs.FS) ([]Clause, error) {
+	files, err := fs.Glob(fsys, "*.md")
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	var out []Clause
+	seen := map[string]string{}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, fmt.Errorf("read spec: %w", err)
+		}
+		clauses, err := parseClauses(path.Base(f), data)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range clauses {
+			if prev, dup := seen[c.ID]; dup {
+				return nil, fmt.Errorf("spec: clause %s defined in both %s and %s", c.ID, prev, c.File)
+			}
+			seen[c.ID] = c.File
+		}
+		out = append(out, clauses...)
+	}
+	sort.Slice(out, func(i, j int) bool { return lessID(out[i].ID, out[j].ID) })
+	return out, nil
+}
+
+func parseClauses(file string, data []byte) ([]Clause, error) {
+	var out []Clause
+	var cur *Clause
+	flush := func() {
+		if cur != nil {
+			cur.Text = strings.TrimSpace(cur.Text)
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := clausePattern.FindStringSubmatch(line); m != nil {
+			flush()
+			if m[3] == "" {
+				return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])
+			}
+			cur = &Clause{ID: m[1], Level: m[2], Provenance: strings.TrimSpace(m[3]), Text: m[4], File: file}
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			flush()
+			continue
+		}
+		cur.Text += " " + strings.TrimSpace(line)
+	}
+	flush()
+	return out, nil
+}
+
+// lessID orders clause IDs by area, then number.
+func lessID(a, b string) bool {
+	aa, an, _ := strings.Cut(a, "-")
+	ba, bn, _ := strings.Cut(b, "-")
+	if aa != ba {
+		return aa < ba
+	}
+	if len(an) != len(bn) {
+		return len(an) < len(bn)
+	}
+	return an < bn
+}

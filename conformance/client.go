@@ -1,0 +1,364 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+)
+
+// ErrBroken wraps every error caused by the implementation misbehaving at
+// the protocol level: a crash, a hang past a bound, or bytes on stdout that
+// are not protocol messages. A scenario that meets one is errored, not
+// failed.
+var ErrBroken = errors.New("implementation broke the protocol")
+
+// Client drives one implementation process over the protocol.
+type Client struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	w      *protocol.Writer
+	stderr *tailBuffer
+
+	mu      sync.Mutex
+	pending map[string]*Pending
+	broken  error // first protocol violation or read failure
+	nextID  int
+	exited  chan struct{}
+	waitErr error
+
+	// Hello is the implementation's handshake answer.
+	Hello protocol.Response
+}
+
+// Pending is a request awaiting its response.
+type Pending struct {
+	ID      string
+	Request protocol.Request
+	done    chan struct{}
+	resp    protocol.Response
+	updates []protocol.Result
+	err     error
+	mu      sync.Mutex
+}
+
+// Updates returns the update messages received so far, in order.
+func (p *Pending) Updates() []protocol.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]protocol.Result(nil), p.updates...)
+}
+
+// Done is closed when the response arrived or the client broke.
+func (p *Pending) Done() <-chan struct{} { return p.done }
+
+// Response returns the response once Done is closed.
+func (p *Pending) Response() (protocol.Response, error) { return p.resp, p.err }
+
+// StartClient starts argv with env in dir and performs the handshake,
+// waiting at most bound for it.
+func StartClient(argv, env []string, dir string, bound time.Duration) (*Client, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("start implementation: empty command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	// Its own process group, so a stuck implementation and whatever it
+	// started in its group can be killed together.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start implementation: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start implementation: %w", err)
+	}
+	c := &Client{
+		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin),
+		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
+		exited: make(chan struct{}),
+	}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start implementation %q: %w", argv[0], err)
+	}
+	go c.readLoop(stdout)
+	go func() {
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+	}()
+	p, err := c.Send(protocol.Request{Type: protocol.TypeHello, Versions: []int{protocol.Version}})
+	if err == nil {
+		var resp protocol.Response
+		resp, err = c.Await(p, bound)
+		c.Hello = resp
+		if err == nil {
+			err = checkHello(resp)
+		}
+	}
+	if err != nil {
+		c.Kill()
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	return c, nil
+}
+
+func checkHello(r protocol.Response) error {
+	switch {
+	case r.Type != protocol.TypeHello:
+		return fmt.Errorf("%w: hello answered with type %q", ErrBroken, r.Type)
+	case r.Protocol != protocol.Version:
+		return fmt.Errorf("%w: implementation speaks protocol %d, the kit speaks %d", ErrBroken, r.Protocol, protocol.Version)
+	case r.Implementation == nil || r.Implementation.Name == "" || r.Implementation.Version == "":
+		return fmt.Errorf("%w: hello names no implementation (name and version are required)", ErrBroken)
+	}
+	return nil
+}
+
+// Capabilities returns the capabilities the implementation declared.
+func (c *Client) Capabilities() map[string]bool {
+	caps := map[string]bool{}
+	for _, cap := range c.Hello.Capabilities {
+		caps[cap] = true
+	}
+	return caps
+}
+
+// Send sends a request, assigning it an ID when it has none.
+func (c *Client) Send(req protocol.Request) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if req.ID == "" {
+		c.nextID++
+		req.ID = "r" + strconv.Itoa(c.nextID)
+	}
+	if _, dup := c.pending[req.ID]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send request: id %q is already in flight", req.ID)
+	}
+	p := &Pending{ID: req.ID, Request: req, done: make(chan struct{})}
+	c.pending[req.ID] = p
+	c.mu.Unlock()
+	if err := c.w.Write(req); err != nil {
+		c.fail(fmt.Errorf("%w: %v", ErrBroken, err))
+	}
+	return p, nil
+}
+
+// Await waits at most bound for p's response. Exceeding the bound breaks
+// the client: the implementation is killed (the runner never hangs).
+func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, error) {
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return p.Response()
+	case <-t.C:
+		err := fmt.Errorf("%w: no answer to %s request %q within %v", ErrBroken, p.Request.Type, p.ID, bound)
+		c.fail(err)
+		c.Kill()
+		return protocol.Response{}, err
+	}
+}
+
+// Roundtrip sends req and awaits its response.
+func (c *Client) Roundtrip(req protocol.Request, bound time.Duration) (protocol.Response, error) {
+	p, err := c.Send(req)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	return c.Await(p, bound)
+}
+
+func (c *Client) readLoop(stdout io.Reader) {
+	r := protocol.NewReader(stdout)
+	lineNo := 0
+	for {
+		line, err := r.Line()
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+				// Let Wait settle so the message can say how it ended.
+				select {
+				case <-c.exited:
+				case <-time.After(2 * time.Second):
+				}
+				c.fail(fmt.Errorf("%w: implementation closed stdout (%s)", ErrBroken, c.exitDescription()))
+			} else {
+				c.fail(fmt.Errorf("%w: read stdout: %v", ErrBroken, err))
+			}
+			return
+		}
+		lineNo++
+		var resp protocol.Response
+		if err := json.Unmarshal(line, &resp); err != nil || resp.Type == "" {
+			c.fail(fmt.Errorf("%w: stdout line %d is not a protocol message: %s", ErrBroken, lineNo, quoteShort(line)))
+			c.Kill()
+			return
+		}
+		c.dispatch(resp, line)
+	}
+}
+
+func (c *Client) dispatch(resp protocol.Response, line []byte) {
+	c.mu.Lock()
+	p := c.pending[resp.ID]
+	if p == nil {
+		c.mu.Unlock()
+		c.fail(fmt.Errorf("%w: response for unknown id %q: %s", ErrBroken, resp.ID, quoteShort(line)))
+		return
+	}
+	if resp.Type == protocol.TypeUpdate {
+		c.mu.Unlock()
+		if resp.Result == nil {
+			c.fail(fmt.Errorf("%w: update for %q carries no result", ErrBroken, resp.ID))
+			return
+		}
+		p.mu.Lock()
+		p.updates = append(p.updates, *resp.Result)
+		p.mu.Unlock()
+		return
+	}
+	delete(c.pending, resp.ID)
+	c.mu.Unlock()
+	p.resp = resp
+	close(p.done)
+}
+
+// fail records the first breakage and fails every pending request.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	if c.broken == nil {
+		c.broken = err
+	}
+	pending := c.pending
+	c.pending = map[string]*Pending{}
+	c.mu.Unlock()
+	for _, p := range pending {
+		p.err = err
+		close(p.done)
+	}
+}
+
+// Broken returns the first protocol breakage, or nil.
+func (c *Client) Broken() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.broken
+}
+
+// Shutdown asks the implementation to shut down and waits at most bound
+// for the answer and the exit.
+func (c *Client) Shutdown(bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	resp, err := c.Roundtrip(protocol.Request{Type: protocol.TypeShutdown}, bound)
+	if err != nil {
+		return err
+	}
+	if resp.Type != protocol.TypeShutdown {
+		return fmt.Errorf("%w: shutdown answered with type %q", ErrBroken, resp.Type)
+	}
+	return c.WaitExit(time.Until(deadline))
+}
+
+// CloseStdin closes the implementation's stdin and waits at most bound for
+// it to exit.
+func (c *Client) CloseStdin(bound time.Duration) error {
+	c.stdin.Close()
+	return c.WaitExit(bound)
+}
+
+// WaitExit waits at most bound for the process to exit, then kills it.
+func (c *Client) WaitExit(bound time.Duration) error {
+	select {
+	case <-c.exited:
+		return nil
+	case <-time.After(bound):
+		c.Kill()
+		return fmt.Errorf("%w: did not exit within %v", ErrBroken, bound)
+	}
+}
+
+// Exited reports whether the process has exited.
+func (c *Client) Exited() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Kill kills the implementation's process group and waits for it.
+func (c *Client) Kill() {
+	if c.cmd.Process != nil {
+		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		c.cmd.Process.Kill()
+	}
+	c.stdin.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// Pid is the implementation's process ID.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
+// StderrTail returns the last bytes the implementation wrote to stderr.
+func (c *Client) StderrTail() string { return c.stderr.String() }
+
+func (c *Client) exitDescription() string {
+	select {
+	case <-c.exited:
+		if c.waitErr != nil {
+			return "exited: " + c.waitErr.Error()
+		}
+		return "exited with status 0"
+	default:
+		return "still running"
+	}
+}
+
+func quoteShort(b []byte) string {
+	if len(b) > 200 {
+		return strconv.Quote(string(b[:200])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

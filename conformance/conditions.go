@@ -1,0 +1,36 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// condition evaluates the scenario conditions apexcheck adds to
+// testscript's own:
+//
+//	[cap:NAME]   the implementation declared capability NAME
+//	[has:PROG]   PROG is on the runner's PATH
+//	[root]       the runner runs as root
+func (cfg *Config) condition(cond string) (bool, error) {
+	name, arg, _ := strings.Cut(cond, ":")
+	switch name {
+	case "cap":
+		return cfg.Capabilities[arg], nil
+	case "has":
+		_, err := exec.LookPath(arg)
+		return err == nil, nil
+	case "root":
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// extraCommands are commands registered by other parts of the kit (the
+// fake shells); empty unless SelfExe is set.
+func (cfg *Config) extraCommands() map[string]func(*testscript.TestScript, bool, []string) {
+	return map[string]func(*testscript.TestScript, bool, []string){}
+}
