@@ -1,0 +1,77 @@
+package broken_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apexcheck/apexcheck"
+	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/broken"
+)
+
+// TestMain makes the test binary serve a variant when asked to.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "broken" {
+		os.Exit(broken.Main(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// bound is short so hanging variants are caught quickly; every scenario the
+// variants run answers in well under a second on the reference.
+const bound = 10 * time.Second
+
+// TestVariantsAreCaught runs each variant against the scenarios that must
+// catch it and requires at least one to fail or error, with none passing
+// that the reference passes only by being right... and the whole run
+// finishing in bounded time.
+func TestVariantsAreCaught(t *testing.T) {
+	for _, name := range broken.Names() {
+		v := broken.Variants[name]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			cfg := conformance.Config{
+				Impl:    []string{os.Args[0], "broken", name},
+				Scripts: apexcheck.Scripts,
+				Dir:     ".",
+				Run:     regexp.MustCompile(v.Scenarios),
+				Bound:   bound,
+				SelfExe: os.Args[0],
+			}
+			results, err := conformance.Run(cfg)
+			elapsed := time.Since(start)
+			if err != nil {
+				// A variant that cannot even complete the handshake is caught
+				// by the handshake itself, which must fail within the bound.
+				if elapsed > 3*bound {
+					t.Fatalf("handshake failure took %v", elapsed)
+				}
+				t.Logf("caught at handshake: %v", err)
+				return
+			}
+			caught := 0
+			for _, r := range results {
+				if r.Outcome == conformance.Failed || r.Outcome == conformance.Errored {
+					caught++
+					t.Logf("%s %s: %s", r.Outcome, r.Scenario.Name, firstLine(r.Message))
+				}
+			}
+			if caught == 0 {
+				t.Errorf("variant %q (%s) passed every selected scenario", name, v.Defect)
+			}
+			// Each scenario may wait one bound at most, plus the stop.
+			if limit := time.Duration(len(results)+1) * 2 * bound; elapsed > limit {
+				t.Errorf("run took %v, more than %v", elapsed, limit)
+			}
+		})
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
