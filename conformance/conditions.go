@@ -9,11 +9,17 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// RequireProgramsVariable, when set, turns a [has:PROG] condition on a
+// missing program into an error instead of false, so CI cannot silently
+// skip what it could have installed.
+const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
+
 // condition evaluates the scenario conditions apexcheck adds to
 // testscript's own:
 //
 //	[cap:NAME]   the implementation declared capability NAME
-//	[has:PROG]   PROG is on the runner's PATH
+//	[has:PROG]   PROG is on the runner's PATH (an error when missing and
+//	             APEXCHECK_REQUIRE_PROGRAMS is set)
 //	[root]       the runner runs as root
 func (cfg *Config) condition(cond string) (bool, error) {
 	name, arg, _ := strings.Cut(cond, ":")
@@ -22,6 +28,11 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return cfg.Capabilities[arg], nil
 	case "has":
 		_, err := exec.LookPath(arg)
+		if err != nil && os.Getenv(RequireProgramsVariable) != "" {
+			// In CI every program a scenario needs is installed; a missing
+			// one is a setup error, not a reason to skip.
+			return false, fmt.Errorf("%s is not installed and %s is set", arg, RequireProgramsVariable)
+		}
 		return err == nil, nil
 	case "root":
 		return os.Geteuid() == 0, nil
