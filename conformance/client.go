@@ -159,6 +159,30 @@ func (c *Client) Send(req protocol.Request) (*Pending, error) {
 	return p, nil
 }
 
+// SendRaw writes line as it is (a newline is added) and registers a
+// pending response under id, which may be "" for a line whose id the
+// implementation cannot read. It lets scenarios probe how an
+// implementation answers requests the kit itself would never send.
+func (c *Client) SendRaw(line []byte, id string) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if _, dup := c.pending[id]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send raw line: id %q is already in flight", id)
+	}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	c.pending[id] = p
+	c.mu.Unlock()
+	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+		c.fail(fmt.Errorf("%w: write request: %v", ErrBroken, err))
+	}
+	return p, nil
+}
+
 // Await waits at most bound for p's response. Exceeding the bound breaks
 // the client: the implementation is killed (the runner never hangs).
 func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, error) {

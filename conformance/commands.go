@@ -22,7 +22,8 @@ import (
 //	impl shutdown | close | kill                  stop it three ways
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
-//	abort NAME                                    abort an in-flight call
+//	abort NAME                                    abort a call (NAME of a call, else a raw id)
+//	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
 //	updates                                       print the last call's updates
@@ -30,12 +31,15 @@ import (
 //	permission [-rules F] JSON                    print every permission function's answer
 //	no-survivors [-within D]                      no process the implementation started is alive
 //	waitfile [-within D] FILE [REGEXP]            wait for a file (and a line in it)
+//	capture NAME REGEXP                           set $NAME from the last result's text
+//	poll [-within D] JSON REGEXP                  repeat a call until its text matches
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"impl":         cmdImpl,
 		"call":         cmdCall,
 		"await":        cmdAwait,
 		"abort":        cmdAbort,
+		"send":         cmdSend,
 		"field":        cmdField,
 		"text":         cmdText,
 		"updates":      cmdUpdates,
@@ -43,6 +47,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"permission":   cmdPermission,
 		"no-survivors": cmdNoSurvivors,
 		"waitfile":     cmdWaitfile,
+		"capture":      cmdCapture,
+		"poll":         cmdPoll,
 	}
 }
 
@@ -214,15 +220,45 @@ func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: abort NAME")
 	}
-	p := s.calls[args[0]]
-	if p == nil {
-		ts.Fatalf("abort: no call named %q", args[0])
+	target := args[0]
+	if p := s.calls[args[0]]; p != nil {
+		target = p.ID
 	}
-	resp, err := s.ensureClient().Roundtrip(protocol.Request{Type: protocol.TypeAbort, Target: p.ID}, s.cfg.bound())
+	resp, err := s.ensureClient().Roundtrip(protocol.Request{Type: protocol.TypeAbort, Target: target}, s.cfg.bound())
 	s.check(err)
 	if resp.Type != protocol.TypeAbort {
 		s.errored("abort answered with type %q", resp.Type)
 	}
+}
+
+// cmdSend sends one raw line and waits for the answer carrying ID (the
+// "id" member of LINE when it is a JSON object with a string id, else "",
+// unless -id says otherwise). The answer becomes the last response, for
+// field. It is how scenarios check an implementation's answers to
+// malformed requests (PROTO-15).
+func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "send")
+	id := fs.String("id", "", "the id the answer carries")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: send [-id ID] LINE")
+	}
+	line := []byte(fs.Arg(0))
+	want := *id
+	if want == "" {
+		var probe struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(line, &probe) == nil {
+			want = probe.ID
+		}
+	}
+	p, err := s.ensureClient().SendRaw(line, want)
+	s.check(err)
+	resp, err := s.client.Await(p, s.cfg.bound())
+	s.check(err)
+	s.last = &resp
 }
 
 // cmdField asserts a field of the last response. PATH is dot-separated
@@ -318,8 +354,11 @@ func cmdUpdates(ts *testscript.TestScript, neg bool, args []string) {
 	if s.lastCall == nil {
 		ts.Fatalf("updates: no call yet")
 	}
+	// Take stdout even when there is nothing to print, so that `stdout`
+	// checks this command's output and not an earlier one's.
+	w := ts.Stdout()
 	for _, u := range s.lastCall.Updates() {
-		fmt.Fprintln(ts.Stdout(), mustJSON(u))
+		fmt.Fprintln(w, mustJSON(u))
 	}
 }
 

@@ -38,6 +38,9 @@ type Config struct {
 	Dir     string
 	// Run selects scenarios by name; nil runs all.
 	Run *regexp.Regexp
+	// Select, when set, further selects scenarios (for example a shard of
+	// the suite, see Shard); nil selects all that Run selects.
+	Select func(Scenario) bool
 	// Parallel is the number of scenarios run at once; 0 means GOMAXPROCS×2.
 	Parallel int
 	// Bound overrides DefaultBound.
@@ -52,6 +55,15 @@ type Config struct {
 	Capabilities map[string]bool
 	// OnResult, when set, is called as each scenario finishes.
 	OnResult func(Result)
+	// MaxFail, when positive, stops the run after that many failures: no
+	// scenario starts once they are reached, and every scenario not started
+	// is reported skipped ("not run: stopped after N failures"). Scenarios
+	// already running finish and are reported as they end.
+	MaxFail int
+	// CountsAsFailure decides which results count toward MaxFail; nil
+	// counts every failed or errored result. A caller with an expectation
+	// ledger counts only the unexpected ones.
+	CountsAsFailure func(Result) bool
 
 	envNames []string
 }
@@ -118,7 +130,7 @@ func (cfg *Config) prepare() (dir string, selected []Scenario, err error) {
 		return "", nil, fmt.Errorf("extract scenarios: %w", err)
 	}
 	for _, s := range all {
-		if cfg.Run != nil && !cfg.Run.MatchString(s.Name) {
+		if !cfg.selects(s) {
 			continue
 		}
 		data, err := fs.ReadFile(cfg.Scripts, s.Path)
@@ -199,7 +211,11 @@ func Run(cfg Config) ([]Result, error) {
 	if parallel <= 0 {
 		parallel = 2 * runtime.GOMAXPROCS(0)
 	}
-	rt := &runT{sem: make(chan struct{}, parallel), results: map[string]*Result{}, cfg: &cfg}
+	rt := &runT{sem: make(chan struct{}, parallel), results: map[string]*Result{}, cfg: &cfg, workRoot: workRoot}
+	if resolved, err := filepath.EvalSymlinks(workRoot); err == nil {
+		// testscript resolves the root the same way before naming work dirs.
+		rt.workRoot = resolved
+	}
 	byName := map[string]Scenario{}
 	var files []string
 	for _, s := range scenarios {
@@ -217,6 +233,11 @@ func Run(cfg Config) ([]Result, error) {
 		testscript.RunT(rt, cfg.params(files, workRoot))
 	}
 	rt.wg.Wait()
+	if cfg.KeepWork {
+		// Only the directories of scenarios that did not pass are kept; the
+		// root goes too when none is left.
+		os.Remove(workRoot)
+	}
 	out := make([]Result, 0, len(rt.results))
 	for _, r := range rt.results {
 		out = append(out, *r)
@@ -269,11 +290,20 @@ type runT struct {
 	mu        sync.Mutex
 	results   map[string]*Result
 	scenarios map[string]Scenario
+	workRoot  string
+	failures  int // results counting toward MaxFail
 }
 
 func (r *runT) record(res Result) {
 	r.mu.Lock()
 	r.results[res.Scenario.Name] = &res
+	counts := r.cfg.CountsAsFailure
+	if counts == nil {
+		counts = func(res Result) bool { return res.Outcome == Failed || res.Outcome == Errored }
+	}
+	if counts(res) {
+		r.failures++
+	}
 	r.mu.Unlock()
 	if r.cfg.OnResult != nil {
 		r.cfg.OnResult(res)
@@ -293,6 +323,11 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 		defer r.wg.Done()
 		r.sem <- struct{}{}
 		defer func() { <-r.sem }()
+		if n := r.stoppedAfter(); n > 0 {
+			r.record(Result{Scenario: r.scenarios[name], Outcome: Skipped,
+				Message: fmt.Sprintf("not run: stopped after %d failures", n)})
+			return
+		}
 		st := &scenarioT{name: name}
 		start := time.Now()
 		done := make(chan struct{})
@@ -308,8 +343,34 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 		<-done
 		res := st.result(r.scenarios[name])
 		res.Duration = time.Since(start)
+		r.keepWork(name, &res)
 		r.record(res)
 	}()
+}
+
+// stoppedAfter returns the failure count once MaxFail is reached, else 0.
+func (r *runT) stoppedAfter() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cfg.MaxFail > 0 && r.failures >= r.cfg.MaxFail {
+		return r.failures
+	}
+	return 0
+}
+
+// keepWork keeps the work directory of a scenario that did not pass and
+// removes that of one that did, when Config.KeepWork is set (otherwise the
+// whole root is removed at the end of the run).
+func (r *runT) keepWork(name string, res *Result) {
+	if !r.cfg.KeepWork {
+		return
+	}
+	dir := filepath.Join(r.workRoot, "script-"+name)
+	if res.Outcome == Failed || res.Outcome == Errored {
+		res.WorkDir = dir
+		return
+	}
+	os.RemoveAll(dir)
 }
 
 // scenarioT is the testscript.T of one scenario.

@@ -112,6 +112,8 @@ func (s *state) start(overrides []string, unset map[string]bool) {
 		s.errored("start implementation %q: %v", strings.Join(s.cfg.Impl, " "), err)
 	}
 	s.client = c
+	hello := c.Hello
+	s.last = &hello
 }
 
 // stop ends the implementation at the end of a scenario and reaps what it

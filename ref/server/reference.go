@@ -6,12 +6,14 @@ import (
 
 	"github.com/apexcheck/apexcheck/internal/version"
 	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/apexcheck/apexcheck/ref/background"
 	"github.com/apexcheck/apexcheck/ref/tool"
 )
 
 // ReferenceCapabilities are the capabilities the reference declares.
 var ReferenceCapabilities = []string{
 	protocol.CapAbort,
+	protocol.CapBackground,
 	protocol.CapEvidence,
 	protocol.CapFullOutput,
 	protocol.CapProcessTree,
@@ -23,7 +25,18 @@ var ReferenceCapabilities = []string{
 
 // Reference returns a server for the reference tool configured from the
 // process environment.
-func Reference() *Server {
+func Reference() *Server { return ReferenceWith(nil) }
+
+// ReferenceWith is Reference with the tool configuration changed by edit
+// before the tool is built, when edit is not nil. The kit's broken variants
+// use it to replace one concern of the reference with a defective one.
+func ReferenceWith(edit func(*tool.Config)) *Server {
+	cfg := tool.Config{
+		Background: background.New(background.Options{}), // spec/background.md
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
 	return &Server{
 		Impl: protocol.Implementation{
 			Name:     "apexcheck-reference",
@@ -32,7 +45,7 @@ func Reference() *Server {
 			Homepage: "https://github.com/apexcheck/apexcheck",
 		},
 		Capabilities: ReferenceCapabilities,
-		Tool:         tool.New(tool.Config{}),
+		Tool:         tool.New(cfg),
 	}
 }
 

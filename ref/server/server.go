@@ -69,7 +69,12 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 		}
 		var req protocol.Request
 		if err := json.Unmarshal(line, &req); err != nil {
-			w.Write(errorResponse("", protocol.ErrBadRequest, "request is not a JSON object: "+err.Error()))
+			// Answer under the request's id when it can be read (PROTO-15).
+			var partial struct {
+				ID string `json:"id"`
+			}
+			json.Unmarshal(line, &partial)
+			w.Write(errorResponse(partial.ID, protocol.ErrBadRequest, "malformed request: "+err.Error()))
 			continue
 		}
 		if req.ID == "" {
