@@ -154,7 +154,7 @@ type Details struct {
 // Truncation describes how the model-visible output was cut.
 type Truncation struct {
 	Truncated       bool   `json:"truncated"`
-	TruncatedBy     string `json:"truncatedBy"` // "lines", "bytes" or "" (JSON null)
+	TruncatedBy     string `json:"truncatedBy"` // "lines" or "bytes"; truncation is sent only when truncated
 	TotalLines      int    `json:"totalLines"`
 	TotalBytes      int64  `json:"totalBytes"`
 	OutputLines     int    `json:"outputLines"`

@@ -13,6 +13,13 @@ var SessionVariables = []string{
 	"APEX_CODE_REASONING_LEVEL",
 }
 
+// legacyName is the pi-era name apex-code mirrors each session variable
+// to: setApexEnvironment sets and deletes both names together (EXEC-24,
+// upstream core/environment.ts).
+func legacyName(name string) string {
+	return "PI_" + strings.TrimPrefix(name, "APEX_CODE_")
+}
+
 // spawnEnv builds a shell's environment: the host environment without the
 // session variables, PATH replaced by the login PATH when the probe
 // succeeded, then the session variables the context supplies.
@@ -31,23 +38,29 @@ func (t *Tool) spawnEnv(c Call) []string {
 	}
 	expose := c.Options.ExposeSessionEnvironment == nil || *c.Options.ExposeSessionEnvironment
 	if s := c.Session; expose && s != nil {
-		env = append(env, "APEX_CODE_SESSION_ID="+s.ID)
+		set := func(name, value string) {
+			env = append(env, name+"="+value, legacyName(name)+"="+value)
+		}
+		set("APEX_CODE_SESSION_ID", s.ID)
 		if s.File != "" {
-			env = append(env, "APEX_CODE_SESSION_FILE="+s.File)
+			set("APEX_CODE_SESSION_FILE", s.File)
 		}
 		if s.Model != "" {
-			env = append(env, "APEX_CODE_PROVIDER="+s.Provider, "APEX_CODE_MODEL="+s.Model)
+			set("APEX_CODE_PROVIDER", s.Provider)
+			set("APEX_CODE_MODEL", s.Model)
 		}
 		if s.ReasoningLevel != "" {
-			env = append(env, "APEX_CODE_REASONING_LEVEL="+s.ReasoningLevel)
+			set("APEX_CODE_REASONING_LEVEL", s.ReasoningLevel)
 		}
 	}
 	return env
 }
 
+// isSessionVariable reports whether name is a session variable under its
+// canonical or its legacy name.
 func isSessionVariable(name string) bool {
 	for _, v := range SessionVariables {
-		if name == v {
+		if name == v || name == legacyName(v) {
 			return true
 		}
 	}
