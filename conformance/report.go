@@ -1,0 +1,206 @@
+package conformance
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+)
+
+// Report is everything the report writers (JSON Lines, JUnit, Markdown,
+// annotations, badge) need about one run.
+type Report struct {
+	// Kit is the apexcheck version; Suite the digest of the scenario suite
+	// (SuiteDigest).
+	Kit   string
+	Suite string
+	// Implementation and Capabilities are what the handshake declared.
+	Implementation protocol.Implementation
+	Capabilities   []string
+	// Command is the --impl command line as the user gave it; empty for the
+	// embedded reference. It makes reproduction commands copy-pasteable.
+	Command string
+	// ScriptDir is the directory of the scenario files relative to the
+	// repository root, for annotations and file attributes
+	// ("testdata/scripts").
+	ScriptDir string
+	Started   time.Time
+	Duration  time.Duration
+	Results   []Result
+	// Ledger, when set, classifies failures as expected or not.
+	Ledger *Ledger
+}
+
+// Totals counts outcomes. The four are kept apart: a skip is never a pass.
+type Totals struct {
+	Passed, Failed, Errored, Skipped int
+}
+
+// Add counts one outcome.
+func (t *Totals) Add(o Outcome) {
+	switch o {
+	case Passed:
+		t.Passed++
+	case Failed:
+		t.Failed++
+	case Errored:
+		t.Errored++
+	case Skipped:
+		t.Skipped++
+	}
+}
+
+// Total is the number of scenarios counted, skipped ones included.
+func (t Totals) Total() int { return t.Passed + t.Failed + t.Errored + t.Skipped }
+
+// Ran is the number of scenarios that ran: skipped ones excluded.
+func (t Totals) Ran() int { return t.Passed + t.Failed + t.Errored }
+
+// PassPercent is the share of the scenarios that ran which passed, in
+// percent, rounded down; 0 when none ran. Skips are in neither the
+// numerator nor the denominator, so they can never raise it.
+func (t Totals) PassPercent() int {
+	if t.Ran() == 0 {
+		return 0
+	}
+	return t.Passed * 100 / t.Ran()
+}
+
+// String is "P passed, F failed, E errored, S skipped".
+func (t Totals) String() string {
+	return fmt.Sprintf("%d passed, %d failed, %d errored, %d skipped", t.Passed, t.Failed, t.Errored, t.Skipped)
+}
+
+// Count totals results.
+func Count(results []Result) Totals {
+	var t Totals
+	for _, r := range results {
+		t.Add(r.Outcome)
+	}
+	return t
+}
+
+// AreaTotals are the totals of one area.
+type AreaTotals struct {
+	Area string
+	Totals
+}
+
+// CountByArea totals results per area, sorted by area.
+func CountByArea(results []Result) []AreaTotals {
+	byArea := map[string]*Totals{}
+	for _, r := range results {
+		if byArea[r.Scenario.Area] == nil {
+			byArea[r.Scenario.Area] = &Totals{}
+		}
+		byArea[r.Scenario.Area].Add(r.Outcome)
+	}
+	out := make([]AreaTotals, 0, len(byArea))
+	for a, t := range byArea {
+		out = append(out, AreaTotals{Area: a, Totals: *t})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Area < out[j].Area })
+	return out
+}
+
+// SuiteDigest identifies a scenario suite: "sha256:" and the hex SHA-256
+// over every *.txtar file in dir of fsys, sorted by name, each contributing
+// its name, a NUL, its length in decimal, a NUL and its bytes. Any change
+// to any scenario, or a scenario added or removed, changes it; nothing
+// else does. Ledgers and certificates are pinned to it.
+func SuiteDigest(fsys fs.FS, dir string) (string, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return "", fmt.Errorf("suite digest: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".txtar") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, path.Join(dir, n))
+		if err != nil {
+			return "", fmt.Errorf("suite digest: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(data))
+		h.Write(data)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ShortDigest abbreviates a suite digest for people: "sha256:" and 12 hex
+// digits.
+func ShortDigest(d string) string {
+	if len(d) > len("sha256:")+12 {
+		return d[:len("sha256:")+12]
+	}
+	return d
+}
+
+// failLine matches testscript's failure line, "FAIL: <file>.txtar:<line>:".
+var failLine = regexp.MustCompile(`FAIL: \S*?([^/\s]+)\.txtar:(\d+):`)
+
+// FailingLine returns the line of the scenario file at which r failed, or
+// 0 when its message names none (a runner panic, a skipped scenario).
+func FailingLine(r Result) int {
+	m := failLine.FindStringSubmatch(r.Message)
+	if m == nil || m[1] != r.Scenario.Name {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[2])
+	return n
+}
+
+// ScenarioFile is the path of r's scenario file relative to the repository
+// root, as annotations and JUnit name it.
+func (rep *Report) ScenarioFile(s Scenario) string {
+	dir := rep.ScriptDir
+	if dir == "" {
+		dir = "testdata/scripts"
+	}
+	return path.Join(dir, s.Name+".txtar")
+}
+
+// Reproduce is the command that reruns one scenario verbosely against the
+// same implementation.
+func (rep *Report) Reproduce(s Scenario) string {
+	var b strings.Builder
+	b.WriteString("apexcheck")
+	if rep.Command != "" {
+		b.WriteString(" --impl " + ShellQuote(rep.Command))
+	}
+	b.WriteString(" --run " + ShellQuote("^"+regexp.QuoteMeta(s.Name)+"$") + " -v")
+	return b.String()
+}
+
+// ShellQuote quotes s for a POSIX shell: as it is when it holds only
+// characters no shell treats specially, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// NotPassing returns the results that failed or errored, in order.
+func NotPassing(results []Result) []Result {
+	var out []Result
+	for _, r := range results {
+		if r.Outcome == Failed || r.Outcome == Errored {
+			out = append(out, r)
+		}
+	}
+	return out
+}
