@@ -140,6 +140,10 @@ func (t *Tool) Execute(ctx context.Context, c Call) protocol.Result {
 		if t.cfg.Background == nil {
 			return errorResult(NoBackgroundSupport, nil)
 		}
+		if ctx.Err() != nil {
+			// BG-6: a call cancelled before it ran launches nothing.
+			return errorResult(StatusAborted, &protocol.Details{Execution: &protocol.Execution{Cwd: c.Cwd}})
+		}
 		handle, err := t.cfg.Background.Launch(spawn)
 		if err != nil {
 			return errorResult(err.Error(), nil)
