@@ -1,0 +1,190 @@
+//go:build unix
+
+package loginpath
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// accessExecute is access(2)'s X_OK, which package syscall does not name.
+const accessExecute = 1
+
+// ChooseShell picks the login shell from env (PATH-2, PATH-3): $SHELL when
+// it is set and not empty, and then only if it is usable; the first usable
+// fallback when $SHELL is unset or empty. A $SHELL that names something
+// unusable is a failure, not a reason to try the fallbacks: the user named
+// a shell, and another shell's rc files are not theirs.
+func ChooseShell(env []string, fallback []string) (string, error) {
+	if shell, _ := lookupEnv(env, "SHELL"); shell != "" {
+		if err := usable(shell); err != nil {
+			return "", fmt.Errorf("%w: SHELL=%q: %v", ErrUnusableShell, shell, err)
+		}
+		return shell, nil
+	}
+	for _, shell := range fallback {
+		if usable(shell) == nil {
+			return shell, nil
+		}
+	}
+	return "", ErrNoShell
+}
+
+// usable reports why path cannot be started as a shell: it must be an
+// absolute path (a bare name would be looked up in the very PATH being
+// probed, a relative one would depend on the working directory) naming an
+// executable regular file.
+func usable(path string) error {
+	if !filepath.IsAbs(path) {
+		return errors.New("not an absolute path")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	if err := syscall.Access(path, accessExecute); err != nil {
+		return fmt.Errorf("not executable: %w", err)
+	}
+	return nil
+}
+
+// Probe runs the login shell once and decides (PATH-1 to PATH-12). It
+// returns within the bound plus the time SIGKILL takes, whatever the shell
+// does, and leaves nothing of the shell's process group running.
+func Probe(o Options) Result {
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	fallback := o.Fallback
+	if fallback == nil {
+		fallback = FallbackShells
+	}
+	shell, err := ChooseShell(env, fallback)
+	if err != nil {
+		return Result{Err: err}
+	}
+	res := Result{Shell: shell}
+	col := &collector{}
+	if res.Err = run(shell, env, o, col); res.Err != nil {
+		return res
+	}
+	cand, n := col.candidate(o.Select)
+	if n > MaxLen {
+		res.Err = fmt.Errorf("%w: %d bytes, more than %d", ErrTooLong, n, MaxLen)
+		return res
+	}
+	if res.Err = Check(cand); res.Err != nil {
+		return res
+	}
+	res.PATH, res.OK = string(cand), true
+	return res
+}
+
+// run runs `shell -lic 'printf %s "$PATH"'` and feeds its stdout to out
+// until the exchange ends: at end-of-file or Grace after the shell exits,
+// or at the bound. Whichever way it ends, the shell's process group is
+// then killed (PATH-5, PATH-6). It returns nil only for a shell that
+// exited with status 0 within the bound.
+func run(shell string, env []string, o Options, out io.Writer) error {
+	bound, grace := Bound, Grace
+	if o.Bound > 0 {
+		bound = o.Bound
+	}
+	if o.Grace > 0 {
+		grace = o.Grace
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	defer r.Close()
+	cmd := exec.Command(shell, Flags, Command)
+	cmd.Env = env
+	// PATH-4: stdin and stderr are left nil, which os/exec opens as the
+	// null device: the shell can neither read the protocol stream nor
+	// mix its missing-tty noise into anything.
+	cmd.Stdout = w
+	// PATH-4: a new session, so an interactive shell finds no controlling
+	// terminal to take over, read from, or be stopped by.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if o.Attr != nil {
+		cmd.SysProcAttr = o.Attr
+	}
+	start := time.Now()
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	deadline := start.Add(bound)
+	pid := cmd.Process.Pid
+
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		io.Copy(out, r) // ends at end-of-file or at the read deadline
+	}()
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	timedOut := false
+	select {
+	case <-exited:
+		// PATH-6: what the shell printed is in the pipe already; output
+		// still in flight from descendants gets Grace, and a descendant
+		// holding stdout open gets no more than that, never the bound.
+		r.SetReadDeadline(earliest(time.Now().Add(grace), deadline))
+		<-read
+		killGroup(cmd.Process, pid)
+	case <-timer.C:
+		timedOut = true
+		killGroup(cmd.Process, pid)
+		r.SetReadDeadline(time.Now())
+		<-read
+	}
+	if timedOut {
+		// SIGKILL ends the shell at once unless it is in uninterruptible
+		// sleep; the wait for that is bounded so the call never hangs, and
+		// the Wait goroutine reaps it whenever it goes.
+		select {
+		case <-exited:
+		case <-time.After(time.Second):
+		}
+		return fmt.Errorf("%w (%v)", ErrTimeout, bound)
+	}
+	if st := cmd.ProcessState; !st.Success() {
+		return fmt.Errorf("%w: %v", ErrExit, st)
+	}
+	return nil
+}
+
+// killGroup ends the probe (PATH-5, PATH-6): SIGKILL to its whole process
+// group, leader and whatever it left behind, since interactive shells
+// ignore SIGTERM; and to the leader itself in case an Options.Attr kept it
+// from leading a group.
+func killGroup(p *os.Process, pid int) {
+	syscall.Kill(-pid, syscall.SIGKILL)
+	p.Kill()
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
