@@ -7,6 +7,7 @@ import (
 	"github.com/apexcheck/apexcheck/internal/version"
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/background"
+	"github.com/apexcheck/apexcheck/ref/loginpath"
 	"github.com/apexcheck/apexcheck/ref/tool"
 )
 
@@ -16,6 +17,7 @@ var ReferenceCapabilities = []string{
 	protocol.CapBackground,
 	protocol.CapEvidence,
 	protocol.CapFullOutput,
+	protocol.CapPathProbe,
 	protocol.CapProcessTree,
 	protocol.CapRender,
 	protocol.CapSessionEnv,
@@ -33,6 +35,7 @@ func Reference() *Server { return ReferenceWith(nil) }
 func ReferenceWith(edit func(*tool.Config)) *Server {
 	cfg := tool.Config{
 		Background: background.New(background.Options{}), // spec/background.md
+		LoginPATH:  loginpath.LoginPATH,                  // spec/path-probe.md
 	}
 	if edit != nil {
 		edit(&cfg)
