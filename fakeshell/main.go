@@ -1,0 +1,183 @@
+package fakeshell
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Main is the fake shell role: it runs the behaviour named by
+// ConfigVariable and returns the exit status. The role's variables are
+// removed from the environment first, so nothing the shell starts
+// inherits them.
+func Main() int {
+	if ms := os.Getenv(holdVariable); ms != "" {
+		return hold(ms)
+	}
+	path := os.Getenv(ConfigVariable)
+	os.Unsetenv(RoleVariable)
+	os.Unsetenv(ConfigVariable)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeshell:", err)
+		return 126
+	}
+	var b Behaviour
+	if err := json.Unmarshal(data, &b); err != nil {
+		fmt.Fprintf(os.Stderr, "fakeshell: %s: %v\n", path, err)
+		return 126
+	}
+	return b.run(os.Args[1:])
+}
+
+func (b Behaviour) run(args []string) int {
+	pid := os.Getpid()
+	start := startRecord(b.Tag, args)
+	appendRecord(b.Log, start)
+	if b.Exec != "" {
+		err := syscall.Exec(b.Exec, append([]string{b.Exec}, args...), os.Environ())
+		appendRecord(b.Log, Record{Event: "exec", Tag: b.Tag, Pid: pid, Error: err.Error()})
+		return 127
+	}
+	if b.IgnoreTERM {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	}
+	if b.TTYGrab || b.TTYRead {
+		r := Record{Event: "tty", Tag: b.Tag, Pid: pid}
+		useTTY(&r, b.TTYGrab, b.TTYRead)
+		appendRecord(b.Log, r)
+	}
+	if b.ReadStdin {
+		r := Record{Event: "stdin", Tag: b.Tag, Pid: pid}
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		r.Read = &line
+		if err != nil {
+			r.Error = err.Error()
+		}
+		appendRecord(b.Log, r)
+	}
+	if b.HoldMS > 0 {
+		r := Record{Event: "hold", Tag: b.Tag, Pid: pid}
+		if child, err := startHold(b.HoldMS, b.IgnoreTERM); err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Child = child
+		}
+		appendRecord(b.Log, r)
+	}
+	if b.SleepMS > 0 {
+		time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
+	}
+	if b.Until != "" {
+		waitFor(b.Until, 10*time.Minute)
+	}
+	code := b.Exit
+	switch {
+	case b.Reject:
+		// tcsh: "Unknown option: `-l'"; nushell: an error about the flag.
+		fmt.Fprintln(os.Stderr, "Unknown option: `-l'")
+		fmt.Fprintln(os.Stderr, "Usage: tcsh [ -bcdefilmnqstvVxX ] [ argument ... ].")
+		code = 1
+	case b.Silent:
+	default:
+		fmt.Fprint(os.Stdout, b.Before+b.printedPATH()+b.After)
+	}
+	appendRecord(b.Log, Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code})
+	return code
+}
+
+// printedPATH is the PATH the shell prints.
+func (b Behaviour) printedPATH() string {
+	p := os.Getenv("PATH")
+	switch {
+	case b.PathLen > 0:
+		p = generatedPATH(b.PathLen)
+	case b.PATH != nil:
+		p = *b.PATH
+	}
+	if b.Fish2 {
+		p = strings.ReplaceAll(p, ":", " ")
+	}
+	return p
+}
+
+func startRecord(tag string, args []string) Record {
+	r := Record{Event: "start", Tag: tag, Pid: os.Getpid(), Ppid: os.Getppid(), Args: args}
+	r.PATH, r.HasPATH = os.LookupEnv("PATH")
+	r.Home = os.Getenv("HOME")
+	r.Cwd, _ = os.Getwd()
+	r.Stdin, _ = os.Readlink("/proc/self/fd/0")
+	r.Pgid, r.Sid, r.TTYNr = procStat()
+	r.CTTY = "none"
+	if r.TTYNr != 0 {
+		r.CTTY = fmt.Sprintf("%d:%d", (r.TTYNr>>8)&0xfff, (r.TTYNr&0xff)|((r.TTYNr>>12)&0xfff00))
+	}
+	return r
+}
+
+// procStat returns the process group, session and controlling terminal
+// device of this process from /proc/self/stat (zeros where there is no
+// /proc).
+func procStat() (pgid, sid, ttyNr int) {
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		pgid, _ = syscall.Getpgid(0)
+		return pgid, 0, 0
+	}
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	// state ppid pgrp session tty_nr ...
+	if len(f) > 4 {
+		pgid, _ = strconv.Atoi(f[2])
+		sid, _ = strconv.Atoi(f[3])
+		ttyNr, _ = strconv.Atoi(f[4])
+	}
+	return pgid, sid, ttyNr
+}
+
+// startHold starts a child of this binary in this process group that
+// holds stdout open for ms milliseconds, and returns its pid.
+func startHold(ms int, ignoreTERM bool) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
+	if ignoreTERM {
+		cmd.Env = append(cmd.Env, holdVariable+"_IGNORE_TERM=1")
+	}
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
+}
+
+// hold is the child startHold starts.
+func hold(ms string) int {
+	if os.Getenv(holdVariable+"_IGNORE_TERM") != "" {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	}
+	n, _ := strconv.Atoi(ms)
+	time.Sleep(time.Duration(n) * time.Millisecond)
+	return 0
+}
+
+// waitFor waits for path to exist, at most max.
+func waitFor(path string, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

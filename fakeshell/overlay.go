@@ -1,0 +1,29 @@
+package fakeshell
+
+// OverlayRole is the value of APEXCHECK_ROLE that makes the kit's binary
+// set up a bin overlay (see Overlay) and then exec a program in it.
+const OverlayRole = "binoverlay"
+
+// OverlayVariable carries the Overlay, as JSON, to the role.
+const OverlayVariable = "APEXCHECK_BINOVERLAY"
+
+// Overlay changes what one directory of executables shows, for one program
+// and its descendants only: in a private mount namespace (and a user
+// namespace when the runner is not root) an overlay over the directory
+// adds files and hides others. It lets a scenario control /bin/zsh,
+// /bin/bash and /bin/sh, the login shell fallback chain, hermetically.
+type Overlay struct {
+	// Scratch is an existing directory the overlay's own tmpfs is mounted
+	// on; it is empty outside the namespace.
+	Scratch string `json:"scratch"`
+	// Dir is the directory overlaid; "" means the directory /bin resolves
+	// to (/usr/bin where /bin is a symlink), so /bin/NAME and /usr/bin/NAME
+	// change together on merged-/usr systems.
+	Dir string `json:"dir,omitempty"`
+	// Files maps a name in Dir to the file shown there (copied, mode 0755),
+	// or to "" to hide the name.
+	Files map[string]string `json:"files"`
+	// Check only sets the overlay up and exits 0: the probe behind the
+	// runner's [userns] condition.
+	Check bool `json:"check,omitempty"`
+}
