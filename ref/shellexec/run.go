@@ -118,6 +118,7 @@ type Process struct {
 	exited chan struct{}
 	pumps  sync.WaitGroup
 	reads  []*os.File
+	out    io.Writer
 
 	waitOnce sync.Once
 	code     int
@@ -155,7 +156,7 @@ func Start(shell Shell, command, dir string, env []string, out io.Writer) (*Proc
 	for _, w := range writes {
 		w.Close()
 	}
-	p := &Process{cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}), reads: reads}
+	p := &Process{cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}), reads: reads, out: out}
 	for _, r := range reads {
 		p.pumps.Add(1)
 		go func() {
@@ -201,6 +202,12 @@ func (p *Process) Wait() (int, syscall.Signal) {
 				r.SetReadDeadline(time.Now())
 			}
 			<-done
+			// The deadline stops the pumps without reading what already sits
+			// in the pipes: on a loaded machine that can be output the shell
+			// wrote before it exited. Take it without waiting for more.
+			for _, r := range p.reads {
+				drain(r, p.out)
+			}
 		}
 		for _, r := range p.reads {
 			r.Close()
@@ -219,4 +226,28 @@ func exitStatus(state *os.ProcessState, err error) (int, syscall.Signal) {
 		return 128 + int(ws.Signal()), ws.Signal()
 	}
 	return state.ExitCode(), 0
+}
+
+// drain copies to out what f holds now, without blocking: it stops at the
+// first read that would wait. f must be a non-blocking pipe from os.Pipe.
+func drain(f *os.File, out io.Writer) {
+	f.SetReadDeadline(time.Time{})
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, 32<<10)
+	for {
+		var n int
+		var rerr error
+		// Returning true makes RawConn.Read return after one attempt, so
+		// EAGAIN ends the drain instead of waiting for the pipe.
+		if err := rc.Read(func(fd uintptr) bool {
+			n, rerr = syscall.Read(int(fd), buf)
+			return true
+		}); err != nil || rerr != nil || n <= 0 {
+			return
+		}
+		out.Write(buf[:n])
+	}
 }
