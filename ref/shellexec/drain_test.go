@@ -41,3 +41,42 @@ func TestDrainTakesBufferedOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestDrainEndsUnderEndlessWriter checks that a writer that never pauses
+// cannot hold the drain: it stops after drainLimit bytes.
+func TestDrainEndsUnderEndlessWriter(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stop := make(chan struct{})
+	go func() {
+		chunk := bytes.Repeat([]byte("y\n"), 2048)
+		for {
+			select {
+			case <-stop:
+				w.Close()
+				return
+			default:
+				w.Write(chunk)
+			}
+		}
+	}()
+	defer close(stop)
+	var out countWriter
+	done := make(chan struct{})
+	go func() { drain(r, &out); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second): // a hang guard, not a timing assertion
+		t.Fatal("drain did not return while a writer kept writing")
+	}
+	if out.n > drainLimit+32<<10 {
+		t.Errorf("drained %d bytes, more than the limit %d", out.n, drainLimit)
+	}
+}
+
+type countWriter struct{ n int }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }

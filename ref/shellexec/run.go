@@ -228,8 +228,14 @@ func exitStatus(state *os.ProcessState, err error) (int, syscall.Signal) {
 	return state.ExitCode(), 0
 }
 
+// drainLimit bounds a drain: the most a Linux pipe can hold
+// (/proc/sys/fs/pipe-max-size defaults to 1 MiB). Without it, a grandchild
+// writing without pause could keep the pipe from ever running dry.
+const drainLimit = 1 << 20
+
 // drain copies to out what f holds now, without blocking: it stops at the
-// first read that would wait. f must be a non-blocking pipe from os.Pipe.
+// first read that would wait, or after drainLimit bytes. f must be a
+// non-blocking pipe from os.Pipe.
 func drain(f *os.File, out io.Writer) {
 	f.SetReadDeadline(time.Time{})
 	rc, err := f.SyscallConn()
@@ -237,7 +243,7 @@ func drain(f *os.File, out io.Writer) {
 		return
 	}
 	buf := make([]byte, 32<<10)
-	for {
+	for taken := 0; taken < drainLimit; {
 		var n int
 		var rerr error
 		// Returning true makes RawConn.Read return after one attempt, so
@@ -248,6 +254,7 @@ func drain(f *os.File, out io.Writer) {
 		}); err != nil || rerr != nil || n <= 0 {
 			return
 		}
+		taken += n
 		out.Write(buf[:n])
 	}
 }
