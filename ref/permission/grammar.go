@@ -1,0 +1,41 @@
+package permission
+
+// grammar bundles the pieces of the permission grammar that broken
+// implementations most often get wrong, so that the package's tests can run
+// the corpus against deliberately broken variants and prove the corpus
+// catches each. The exported functions all use ref.
+type grammar struct {
+	// classify is the segmenter (PERM-17).
+	classify func(string) Classification
+	// isSpace is the whitespace set of Normalize and of the `:*` prefix
+	// trim (PERM-10).
+	isSpace func(rune) bool
+	// denyQuantifier decides matchesDeny over a command's segments: the
+	// seed requires some segment to match (PERM-4).
+	denyQuantifier func(segments []string, match func(string) bool) bool
+}
+
+// ref is the reference grammar.
+var ref = grammar{
+	classify:       classify,
+	isSpace:        isECMAScriptSpace,
+	denyQuantifier: some,
+}
+
+func some(segments []string, match func(string) bool) bool {
+	for _, s := range segments {
+		if match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func every(segments []string, match func(string) bool) bool {
+	for _, s := range segments {
+		if !match(s) {
+			return false
+		}
+	}
+	return true
+}

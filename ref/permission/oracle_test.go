@@ -1,0 +1,237 @@
+package permission
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/apexcheck/apexcheck/ref/call"
+)
+
+// oracle is the soundness check of PERM-32, written independently of the
+// segmenter: it parses the command afresh, walks the whole syntax tree with
+// syntax.Walk, and requires that the only nodes are the plumbing of simple
+// commands joined by list and pipeline operators, and that the simple
+// commands it finds are exactly the segments, in order, each starting with
+// its command word. It also checks the text for the two inputs mvdan.cc/sh
+// is known to misread, since a walk of a wrong tree proves nothing.
+func oracle(command string, c Classification) error {
+	if c.Unknown {
+		if c.Segments != nil {
+			return fmt.Errorf("unknown with segments %q", c.Segments)
+		}
+		if c.Reason == "" {
+			return fmt.Errorf("unknown without a reason")
+		}
+		return nil
+	}
+	if len(c.Segments) == 0 {
+		return fmt.Errorf("classified as segments, but there are none")
+	}
+	if !utf8.ValidString(command) || strings.ContainsRune(command, '\r') || strings.Contains(command, "\\\n") {
+		return fmt.Errorf("classified text mvdan.cc/sh cannot be trusted with")
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).
+		Parse(strings.NewReader(command), "")
+	if err != nil {
+		return fmt.Errorf("classified a command that does not parse: %v", err)
+	}
+	var calls []*syntax.CallExpr
+	var bad []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case nil, *syntax.File, *syntax.Word, *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.Stmt:
+			if n.Negated || len(n.Redirs) > 0 || n.Coprocess || n.Disown {
+				bad = append(bad, "statement with !, redirection or coprocess")
+			}
+		case *syntax.BinaryCmd:
+			switch n.Op {
+			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+			default:
+				bad = append(bad, "operator "+n.Op.String())
+			}
+		case *syntax.DblQuoted:
+			for _, p := range n.Parts {
+				if _, ok := p.(*syntax.Lit); !ok {
+					bad = append(bad, fmt.Sprintf("%T in double quotes", p))
+				}
+			}
+		case *syntax.CallExpr:
+			calls = append(calls, n)
+		default:
+			bad = append(bad, fmt.Sprintf("%T", n))
+		}
+		return true
+	})
+	if len(bad) > 0 {
+		return fmt.Errorf("segments, but the tree holds %v", bad)
+	}
+	if len(calls) != len(c.Segments) {
+		return fmt.Errorf("%d simple commands in the tree, %d segments", len(calls), len(c.Segments))
+	}
+	for i, ce := range calls {
+		if len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+			return fmt.Errorf("simple command %d has assignments or no words", i)
+		}
+		text := command[ce.Pos().Offset():ce.End().Offset()]
+		if text != c.Segments[i] {
+			return fmt.Errorf("simple command %d is %q, segment is %q", i, text, c.Segments[i])
+		}
+		word := ce.Args[0].Lit()
+		if word == "" || !strings.HasPrefix(c.Segments[i], word) {
+			return fmt.Errorf("segment %q does not start with its command word %q", c.Segments[i], word)
+		}
+		// The command word bash runs is the literal as written: no quote,
+		// escape, expansion or reserved word can sit in it.
+		if strings.ContainsAny(word, "\\'\"$`*?[]{}") || strings.HasPrefix(word, "~") ||
+			syntax.IsKeyword(word) || declarationBuiltins[word] {
+			return fmt.Errorf("segment %q has command word %q", c.Segments[i], word)
+		}
+	}
+	return nil
+}
+
+func TestOracleCorpus(t *testing.T) {
+	for i, e := range load[commandEntry](t, "commands.json") {
+		if err := oracle(e.Command, Classify(e.Command)); err != nil {
+			t.Errorf("commands[%d] %q: %v", i, e.Command, err)
+		}
+	}
+}
+
+// TestOracleCatchesOverClaims makes sure the oracle can fail: each of these
+// hand-made classifications claims segments the tree does not support.
+func TestOracleCatchesOverClaims(t *testing.T) {
+	claims := []struct {
+		command  string
+		segments []string
+	}{
+		{"ls > out", []string{"ls"}},
+		{"echo $(rm x)", []string{"echo $(rm x)"}},
+		{"ls && rm x", []string{"ls"}},
+		{"echo 'a;b'", []string{"echo 'a", "b'"}},
+		{"FOO=1 rm x", []string{"rm x"}},
+		{"'rm' x", []string{"'rm' x"}},
+		{"{ ls; }", []string{"ls"}},
+		{"ls\r", []string{"ls"}},
+		{"echo \"$\\\n(id)\"", []string{"echo \"$\\\n(id)\""}},
+	}
+	for _, c := range claims {
+		if oracle(c.command, Classification{Segments: c.segments}) == nil {
+			t.Errorf("oracle accepts segments %q for %q", c.segments, c.command)
+		}
+	}
+}
+
+// allowProbes are allow-rule contents an attacker would hope to match an
+// unknown command with: its own text, its normalised text, word prefixes,
+// the degenerate rules, and the reserved rule.
+func allowProbes(command string) []*string {
+	probes := []string{command, Normalize(command), "", ":*", " :*", BackgroundHandleRule}
+	words := strings.Fields(command)
+	for i := 1; i <= len(words) && i <= 3; i++ {
+		probes = append(probes, strings.Join(words[:i], " ")+":*")
+	}
+	out := []*string{nil} // the tool-wide rule
+	for i := range probes {
+		out = append(out, &probes[i])
+	}
+	return out
+}
+
+// checkInvariants asserts, for one command, the properties the fuzzers
+// share: the oracle, and that an unknown call is never authorised by any
+// allow rule and is denied by any deny rule (PERM-39).
+func checkInvariants(t *testing.T, command string) {
+	c := Classify(command)
+	if err := oracle(command, c); err != nil {
+		t.Fatalf("%q: %v", command, err)
+	}
+	raw, err := json.Marshal(map[string]string{"command": command})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := call.Parse(raw)
+	if !IsUnknown(p) {
+		return
+	}
+	for _, content := range allowProbes(command) {
+		for _, source := range []string{"policy", "session"} {
+			rules := []protocol.Rule{{Source: source, Behavior: Allow, Content: content}}
+			if d, _ := Decide(rules, p); d == Allow {
+				t.Fatalf("%q is unknown, yet allow rule %s authorises it", command, ruleString(&rules[0]))
+			}
+			if content != nil && Matches(*content, p) {
+				t.Fatalf("%q is unknown, yet Matches(%q) holds", command, *content)
+			}
+			rules[0].Behavior = Deny
+			if d, _ := Decide(rules, p); d != Deny {
+				t.Fatalf("%q is unknown, yet deny rule %s decides %s", command, ruleString(&rules[0]), d)
+			}
+		}
+	}
+}
+
+func seedCommands(f *testing.F) {
+	for _, e := range load[commandEntry](f, "commands.json") {
+		f.Add(e.Command)
+	}
+	for _, e := range load[ruleEntry](f, "rules.json") {
+		f.Add(e.Segment)
+	}
+}
+
+// FuzzClassify fuzzes the segmenter: nothing panics, the oracle holds for
+// every classification, and unknown commands escape no allow rule.
+func FuzzClassify(f *testing.F) {
+	seedCommands(f)
+	f.Fuzz(func(t *testing.T, command string) {
+		checkInvariants(t, command)
+	})
+}
+
+// FuzzMatch fuzzes the rule matcher against the segmenter: nothing panics;
+// the matcher agrees with the JavaScript-semantics model of the seed
+// (jsSegmentMatchesRule, in UTF-16 code units); a single-segment command is
+// matched exactly as its segment; and the unknown-call invariants hold.
+func FuzzMatch(f *testing.F) {
+	for _, e := range load[ruleEntry](f, "rules.json") {
+		f.Add(e.Segment, e.Rule)
+	}
+	f.Fuzz(func(t *testing.T, segment, rule string) {
+		got := SegmentMatchesRule(segment, rule)
+		if utf8.ValidString(segment) && utf8.ValidString(rule) {
+			if want := jsSegmentMatchesRule(segment, rule); got != want {
+				t.Fatalf("SegmentMatchesRule(%q, %q) = %v, JavaScript model says %v", segment, rule, got, want)
+			}
+		}
+		if n := Normalize(rule); Normalize(n) != n {
+			t.Fatalf("Normalize is not idempotent on %q", rule)
+		}
+		raw, err := json.Marshal(map[string]string{"command": segment})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := call.Parse(raw)
+		if c := Classify(segment); !c.Unknown && len(c.Segments) == 1 && c.Segments[0] == segment {
+			if Matches(rule, p) != got || MatchesDeny(rule, p) != got {
+				t.Fatalf("single segment %q: Matches/MatchesDeny disagree with SegmentMatchesRule for %q", segment, rule)
+			}
+		}
+		if IsUnknown(p) {
+			if Matches(rule, p) {
+				t.Fatalf("unknown %q matched by allow rule %q", segment, rule)
+			}
+			rules := []protocol.Rule{{Source: "policy", Behavior: Allow, Content: &rule}}
+			if d, _ := Decide(rules, p); d == Allow {
+				t.Fatalf("unknown %q authorised by allow rule %q", segment, rule)
+			}
+		}
+	})
+}

@@ -1,0 +1,361 @@
+package permission
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Classification is the segmenter's answer for one command string: either
+// the simple commands bash would run (Segments, never empty), or Unknown.
+type Classification struct {
+	// Segments are the trimmed raw source texts of the command's simple
+	// commands, in source order. Nil when Unknown.
+	Segments []string
+	// Unknown is set when the command could not be proved to be only simple
+	// commands joined by list and pipeline operators (PERM-17).
+	Unknown bool
+	// Reason says why the command is unknown: a class name (one of the
+	// Reason* constants), a colon, and detail. It is for tests and
+	// debugging, not part of the wire protocol.
+	Reason string
+}
+
+// Classes of unknown command, the prefix of Classification.Reason. Each names
+// one condition of PERM-17 to PERM-31.
+const (
+	ReasonEmpty        = "empty"        // PERM-31: empty or blank input
+	ReasonEncoding     = "encoding"     // PERM-18: not valid UTF-8
+	ReasonControl      = "control"      // PERM-19: CR or another control character
+	ReasonFormat       = "format"       // PERM-19: a Unicode format character
+	ReasonSpace        = "space"        // PERM-19: a Unicode space other than SPACE, TAB, LF
+	ReasonContinuation = "continuation" // PERM-20: backslash-newline
+	ReasonParse        = "parse"        // PERM-21: not valid bash
+	ReasonStructure    = "structure"    // PERM-22: a list or pipeline operator outside the allowed set
+	ReasonRedirection  = "redirection"  // PERM-23: a redirection or here-document
+	ReasonComment      = "comment"      // PERM-23: a comment
+	ReasonNegation     = "negation"     // PERM-24: `!`
+	ReasonTime         = "time"         // PERM-24: `time`
+	ReasonCoproc       = "coproc"       // PERM-24: `coproc`
+	ReasonCompound     = "compound"     // PERM-24: a compound command
+	ReasonFunction     = "function"     // PERM-24: a function definition
+	ReasonReserved     = "reserved"     // PERM-24: a reserved word as the command word
+	ReasonAssignment   = "assignment"   // PERM-25: a prefix or bare assignment
+	ReasonDeclaration  = "declaration"  // PERM-26: a declaration builtin
+	ReasonCommandWord  = "command-word" // PERM-27: a quoted, escaped or non-literal command word
+	ReasonExpansion    = "expansion"    // PERM-28: `$` outside single quotes, or a backtick
+	ReasonGlob         = "glob"         // PERM-29: unquoted * ? [ ] { }
+	ReasonTilde        = "tilde"        // PERM-29: unquoted leading ~
+)
+
+// declarationBuiltins are the command words PERM-26 refuses: each evaluates
+// array subscripts or arithmetic in its arguments, which runs `$(…)` hidden
+// in single quotes.
+var declarationBuiltins = map[string]bool{
+	"declare": true, "export": true, "local": true, "readonly": true,
+	"typeset": true, "nameref": true, "let": true,
+}
+
+// Classify decides whether command is only simple commands joined by list
+// and pipeline operators, and if so returns their source texts (PERM-17).
+// Anything it cannot prove is Unknown. There is no length cap (PERM-30).
+func Classify(command string) Classification {
+	return classify(command)
+}
+
+func unknown(class, detail string) Classification {
+	return Classification{Unknown: true, Reason: class + ": " + detail}
+}
+
+func classify(command string) Classification {
+	if c, bad := scanText(command); bad {
+		return c
+	}
+	s := segmenter{src: command}
+	if strings.IndexByte(command, '#') >= 0 {
+		// A comment can sit where no statement carries it (after the last
+		// one, say), so a command that may hold one is parsed whole and
+		// walked for comments.
+		f, err := parse(command)
+		if err != nil {
+			return unknown(ReasonParse, err.Error())
+		}
+		if hasComment(f) {
+			return unknown(ReasonComment, "a comment")
+		}
+		for _, st := range f.Stmts {
+			if !s.stmt(st) {
+				return s.fail
+			}
+		}
+	} else if err := s.stream(); err != nil {
+		return unknown(ReasonParse, err.Error())
+	} else if s.failed {
+		return s.fail
+	}
+	if len(s.segments) == 0 {
+		// Only blanks, which scanText already refused; kept so that an
+		// empty list can never stand for "segments".
+		return unknown(ReasonEmpty, "no command")
+	}
+	return Classification{Segments: s.segments}
+}
+
+// stream parses the command one top-level statement at a time and checks
+// each as it arrives, so that a long list never holds its whole syntax tree
+// in memory and a refused statement stops the parse. It calls the iterator
+// function directly rather than ranging over it: mvdan.cc/sh's iterator
+// yields a pending here-document error after the consumer has stopped,
+// which a range loop turns into a panic.
+func (s *segmenter) stream() error {
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	var perr error
+	p.StmtsSeq(strings.NewReader(s.src))(func(st *syntax.Stmt, err error) bool {
+		if s.failed {
+			return false
+		}
+		if err != nil {
+			perr = err
+			return false
+		}
+		return s.stmt(st)
+	})
+	return perr
+}
+
+// scanText applies the text-level conditions PERM-18 to PERM-20 and PERM-31
+// before any parser sees the command, because mvdan.cc/sh reads CR as a
+// blank and mis-parses backslash-newline inside double quotes.
+func scanText(command string) (Classification, bool) {
+	blank := true
+	for i := 0; i < len(command); {
+		b := command[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == ' ' || b == '\t' || b == '\n':
+			case b < 0x20 || b == 0x7F:
+				return unknown(ReasonControl, "a control character"), true
+			case b == '\\' && i+1 < len(command) && command[i+1] == '\n':
+				return unknown(ReasonContinuation, "a backslash-newline"), true
+			default:
+				blank = false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(command[i:])
+		if r == utf8.RuneError && n == 1 {
+			return unknown(ReasonEncoding, "invalid UTF-8"), true
+		}
+		switch {
+		case unicode.Is(unicode.Cc, r):
+			return unknown(ReasonControl, "a control character"), true
+		case unicode.Is(unicode.Cf, r):
+			return unknown(ReasonFormat, "a Unicode format character"), true
+		case isUnicodeSpace(r):
+			return unknown(ReasonSpace, "a Unicode space"), true
+		}
+		blank = false
+		i += n
+	}
+	if blank {
+		return unknown(ReasonEmpty, "empty or blank"), true
+	}
+	return Classification{}, false
+}
+
+// isUnicodeSpace reports whether r is a space to any of the layers a command
+// passes through: Unicode's White_Space property and Z categories (Go's
+// unicode.IsSpace and the Zs, Zl, Zp tables) and ECMAScript's set. Only the
+// ASCII blanks bash itself splits on are allowed, and those are handled by
+// the caller before this is reached.
+func isUnicodeSpace(r rune) bool {
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) || isECMAScriptSpace(r)
+}
+
+// parserPool recycles parsers: building one allocates more than parsing a
+// typical command does.
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+}}
+
+func parse(command string) (*syntax.File, error) {
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	return p.Parse(strings.NewReader(command), "")
+}
+
+func hasComment(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.Comment); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// segmenter walks the statements of a parsed command, collecting the source
+// text of each simple command, and stops at the first construct PERM-17
+// does not allow.
+type segmenter struct {
+	src      string
+	segments []string
+	stack    []*syntax.Stmt
+	failed   bool
+	fail     Classification
+}
+
+func (s *segmenter) reject(class, detail string) bool {
+	s.failed = true
+	s.fail = unknown(class, detail)
+	return false
+}
+
+// stmt checks one top-level statement. A long chain nests one BinaryCmd per
+// operator, so the walk keeps its own stack instead of recursing: deep Go
+// recursion would spend its time growing and copying the goroutine stack.
+func (s *segmenter) stmt(top *syntax.Stmt) bool {
+	s.stack = append(s.stack[:0], top)
+	for len(s.stack) > 0 {
+		st := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		switch {
+		case len(st.Comments) > 0:
+			return s.reject(ReasonComment, "a comment")
+		case st.Negated:
+			return s.reject(ReasonNegation, "a negated pipeline")
+		case len(st.Redirs) > 0:
+			return s.reject(ReasonRedirection, "a redirection")
+		case st.Coprocess || st.Disown:
+			return s.reject(ReasonStructure, "a non-bash operator")
+		}
+		switch cmd := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if !s.call(cmd) {
+				return false
+			}
+		case *syntax.BinaryCmd:
+			switch cmd.Op {
+			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+			default:
+				return s.reject(ReasonStructure, "operator "+cmd.Op.String())
+			}
+			// Y is pushed first so that X, the earlier text, is visited
+			// first and segments come out in source order.
+			s.stack = append(s.stack, cmd.Y, cmd.X)
+		case *syntax.TimeClause:
+			return s.reject(ReasonTime, "time")
+		case *syntax.CoprocClause:
+			return s.reject(ReasonCoproc, "coproc")
+		case *syntax.FuncDecl:
+			return s.reject(ReasonFunction, "a function definition")
+		case *syntax.DeclClause, *syntax.LetClause:
+			return s.reject(ReasonDeclaration, "a declaration builtin")
+		case nil:
+			return s.reject(ReasonStructure, "a statement without a command")
+		default:
+			return s.reject(ReasonCompound, "a compound command")
+		}
+	}
+	return true
+}
+
+func (s *segmenter) call(c *syntax.CallExpr) bool {
+	if len(c.Assigns) > 0 {
+		return s.reject(ReasonAssignment, "an assignment")
+	}
+	if len(c.Args) == 0 {
+		return s.reject(ReasonStructure, "a call without words")
+	}
+	// PERM-27: the command word is one unquoted, unescaped literal.
+	head := c.Args[0]
+	lit, ok := head.Parts[0].(*syntax.Lit)
+	if len(head.Parts) != 1 || !ok {
+		return s.reject(ReasonCommandWord, "a quoted or expanded command word")
+	}
+	if strings.IndexByte(lit.Value, '\\') >= 0 {
+		return s.reject(ReasonCommandWord, "an escaped command word")
+	}
+	if syntax.IsKeyword(lit.Value) {
+		return s.reject(ReasonReserved, "reserved word "+lit.Value)
+	}
+	if declarationBuiltins[lit.Value] {
+		return s.reject(ReasonDeclaration, lit.Value)
+	}
+	for _, w := range c.Args {
+		if !s.word(w) {
+			return false
+		}
+	}
+	start, end := c.Pos().Offset(), c.End().Offset()
+	// The span of a simple command starts at its first word and ends at
+	// its last, so it is already trimmed (PERM-30).
+	s.segments = append(s.segments, s.src[start:end])
+	return true
+}
+
+// word applies PERM-28 and PERM-29 to one word. Only literal text, plain
+// single quotes and double quotes holding literal text are allowed; every
+// other part is an expansion of some kind.
+func (s *segmenter) word(w *syntax.Word) bool {
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				return s.reject(ReasonTilde, "a leading ~")
+			}
+			if class, bad := unquotedLit(p.Value); bad {
+				return s.reject(class, "in "+p.Value)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return s.reject(ReasonExpansion, "$'…' quoting")
+			}
+			if strings.IndexByte(p.Value, '`') >= 0 {
+				return s.reject(ReasonExpansion, "a backtick")
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return s.reject(ReasonExpansion, `$"…" quoting`)
+			}
+			for _, inner := range p.Parts {
+				l, ok := inner.(*syntax.Lit)
+				if !ok {
+					return s.reject(ReasonExpansion, "an expansion in double quotes")
+				}
+				if strings.ContainsAny(l.Value, "$`") {
+					return s.reject(ReasonExpansion, "$ or a backtick in double quotes")
+				}
+			}
+		default:
+			return s.reject(ReasonExpansion, "an expansion")
+		}
+	}
+	return true
+}
+
+// unquotedLit checks the raw text of an unquoted literal, where a backslash
+// quotes the character after it: `$` and backticks are refused even when
+// escaped (PERM-28), the glob and brace characters only when not (PERM-29).
+func unquotedLit(v string) (string, bool) {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '$', '`':
+			return ReasonExpansion, true
+		case '\\':
+			if i+1 < len(v) && (v[i+1] == '$' || v[i+1] == '`') {
+				return ReasonExpansion, true
+			}
+			i++ // the escaped byte is quoted; a multi-byte rune's tail bytes are never special
+		case '*', '?', '[', ']', '{', '}':
+			return ReasonGlob, true
+		}
+	}
+	return "", false
+}
