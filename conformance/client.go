@@ -34,6 +34,7 @@ type Client struct {
 	nextID  int
 	exited  chan struct{}
 	waitErr error
+	trace   func(line []byte)
 
 	// Hello is the implementation's handshake answer.
 	Hello protocol.Response
@@ -66,6 +67,14 @@ func (p *Pending) Response() (protocol.Response, error) { return p.resp, p.err }
 // StartClient starts argv with env in dir and performs the handshake,
 // waiting at most bound for it.
 func StartClient(argv, env []string, dir string, bound time.Duration) (*Client, error) {
+	return StartClientTrace(argv, env, dir, bound, nil)
+}
+
+// StartClientTrace is StartClient with trace, when not nil, called with
+// every line the implementation writes to stdout, as written and before it
+// is decoded: `apexcheck validate` checks those lines against the schema,
+// including lines that break decoding into the protocol types.
+func StartClientTrace(argv, env []string, dir string, bound time.Duration, trace func(line []byte)) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("start implementation: empty command")
 	}
@@ -86,7 +95,7 @@ func StartClient(argv, env []string, dir string, bound time.Duration) (*Client, 
 	c := &Client{
 		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin),
 		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
-		exited: make(chan struct{}),
+		exited: make(chan struct{}), trace: trace,
 	}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
@@ -227,6 +236,9 @@ func (c *Client) readLoop(stdout io.Reader) {
 			return
 		}
 		lineNo++
+		if c.trace != nil {
+			c.trace(line)
+		}
 		var resp protocol.Response
 		if err := json.Unmarshal(line, &resp); err != nil || resp.Type == "" {
 			c.fail(fmt.Errorf("%w: stdout line %d is not a protocol message: %s", ErrBroken, lineNo, quoteShort(line)))

@@ -1,0 +1,633 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/apexcheck/apexcheck"
+	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/roles"
+	"github.com/apexcheck/apexcheck/internal/version"
+)
+
+// TestMain lets the test binary play the reference (`serve`) and a
+// deliberately malformed implementation (`misspoken`), so that Main can be
+// pointed at both through --impl.
+func TestMain(m *testing.M) {
+	roles.Dispatch()
+	if len(os.Args) > 1 && os.Args[1] == "misspoken" {
+		os.Exit(serveMisspoken())
+	}
+	os.Exit(m.Run())
+}
+
+// ref is the reference implementation as an --impl value.
+var ref = os.Args[0] + " serve"
+
+// run calls Main and returns its exit code and output.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// The synthetic suite: scenarios whose outcomes are known in advance, so
+// every flag can be checked against exact results in a second or two.
+var (
+	syntheticSpec = fstest.MapFS{
+		"t.md": {Data: []byte("# test spec\n\n" +
+			"**CALL-1** (MUST; derived: test) A call runs.\n\n" +
+			"**CALL-2** (SHOULD; derived: test) A call should run.\n\n" +
+			"**EXEC-1** (MUST; derived: test) Output is exact.\n\n" +
+			"**EXEC-2** (MUST; derived: test) A capability nobody has.\n")},
+	}
+	passing = "# A call runs.\n# clauses: CALL-1\n\ncall '{\"command\":\"echo hi\"}'\ntext 'hi\\n'\n"
+	should  = "# A call should run.\n# clauses: CALL-2\n\ncall '{\"command\":\"echo should\"}'\n"
+	// failing fails at its line 5.
+	failing = "# A deliberate failure.\n# clauses: EXEC-1\n\ncall '{\"command\":\"echo hi\"}'\ntext 'nope\\n'\n"
+	// erroring kills the implementation, so its next call errors.
+	erroring = "# A deliberate error.\n# clauses: EXEC-1\n\nimpl start\nimpl kill\ncall '{\"command\":\"echo hi\"}'\n"
+	needsCap = "# Needs a capability nobody declares.\n# clauses: EXEC-2\n# requires: no-such-capability\n\ncall '{\"command\":\"true\"}'\n"
+)
+
+// useSuite makes Main run scripts (name → content) against the synthetic
+// spec until the test ends.
+func useSuite(t *testing.T, scripts map[string]string) {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, body := range scripts {
+		fsys[name+".txtar"] = &fstest.MapFile{Data: []byte(body)}
+	}
+	old := suite
+	suite.Spec, suite.Scripts = syntheticSpec, fsys
+	t.Cleanup(func() { suite = old })
+}
+
+// mixed has one scenario of every outcome.
+func mixed(t *testing.T) {
+	useSuite(t, map[string]string{"call_ok": passing, "call_should": should, "exec_fails": failing,
+		"exec_errors": erroring, "exec_needs": needsCap})
+}
+
+// readJSONLines reads a JSON Lines report: its header, scenario lines by
+// name and footer.
+func readJSONLines(t *testing.T, file string) (header map[string]any, scenarios map[string]map[string]any, footer map[string]any) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	scenarios = map[string]map[string]any{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%s: line %q is not JSON: %v", file, sc.Text(), err)
+		}
+		switch m["type"] {
+		case "header":
+			header = m
+		case "scenario":
+			scenarios[m["name"].(string)] = m
+		case "footer":
+			footer = m
+		default:
+			t.Fatalf("%s: line of unknown type: %v", file, m)
+		}
+	}
+	if header == nil || footer == nil {
+		t.Fatalf("%s: no header or footer", file)
+	}
+	return header, scenarios, footer
+}
+
+func outcomes(scenarios map[string]map[string]any) map[string]string {
+	out := map[string]string{}
+	for n, s := range scenarios {
+		out[n] = s["outcome"].(string)
+	}
+	return out
+}
+
+// TestReportsOfTheReferenceParse is the issue's acceptance check: a run
+// against the reference writes a JUnit file that a JUnit parser accepts
+// and a JSON Lines file that a JSON Lines reader accepts, both in Go and,
+// where python3 exists, with Python's xml.etree and json.
+func TestReportsOfTheReferenceParse(t *testing.T) {
+	dir := t.TempDir()
+	xmlFile, jsonFile := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.jsonl")
+	code, stdout, stderr := run(t, "--impl", ref, "--junit", xmlFile, "--json", jsonFile, "--progress", "off")
+	if code != ExitConformant {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	header, scenarios, footer := readJSONLines(t, jsonFile)
+	digest, _ := conformance.SuiteDigest(apexcheck.Scripts, ".")
+	all, _ := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	if header["kit"] != version.Kit || header["suite"] != digest || header["implementation"].(map[string]any)["name"] != "apexcheck-reference" {
+		t.Errorf("header %v", header)
+	}
+	if len(scenarios) != len(all) || footer["total"] != float64(len(all)) || footer["failed"] != 0.0 || footer["errored"] != 0.0 {
+		t.Errorf("%d scenario lines, footer %v; the suite has %d scenarios", len(scenarios), footer, len(all))
+	}
+	data, err := os.ReadFile(xmlFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("JUnit file does not parse: %v", err)
+	}
+	if doc.Tests != len(all) {
+		t.Errorf("JUnit counts %d tests, want %d", doc.Tests, len(all))
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Log("python3 not found: checked with Go's parsers only")
+		return
+	}
+	py := `import sys, json, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites", root.tag
+cases = root.findall("./testsuite/testcase")
+lines = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+assert lines[0]["type"] == "header" and lines[-1]["type"] == "footer"
+assert len(cases) == len(lines) - 2 == lines[-1]["total"], (len(cases), len(lines))
+print(len(cases))
+`
+	out, err := exec.Command("python3", "-c", py, xmlFile, jsonFile).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != fmt.Sprint(len(all)) {
+		t.Errorf("python3 rejects the reports: %v\n%s", err, out)
+	}
+}
+
+// TestOutcomesAndReports runs the mixed suite and checks every report flag
+// and the exit code: the four outcomes are kept apart everywhere.
+func TestOutcomesAndReports(t *testing.T) {
+	mixed(t)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"json", "junit", "markdown", "badge"} {
+		files[f] = filepath.Join(dir, "sub", f)
+	}
+	code, stdout, stderr := run(t, "--impl", ref, "--progress", "off",
+		"--json", files["json"], "--junit", files["junit"], "--markdown", files["markdown"], "--badge", files["badge"])
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNotConformant, stdout, stderr)
+	}
+	for _, want := range []string{"FAILED   exec_fails", "ERRORED  exec_errors", "1 passed"} {
+		if !strings.Contains(stdout, want) && want != "1 passed" {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "2 passed, 1 failed, 1 errored, 1 skipped") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	_, scenarios, footer := readJSONLines(t, files["json"])
+	want := map[string]string{"call_ok": "passed", "call_should": "passed", "exec_fails": "failed", "exec_errors": "errored", "exec_needs": "skipped"}
+	if got := outcomes(scenarios); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outcomes %v, want %v", got, want)
+	}
+	f := scenarios["exec_fails"]
+	if f["line"] != 5.0 || f["reproduce"] != "apexcheck --impl '"+ref+"' --run '^exec_fails$' -v" || !strings.Contains(f["message"].(string), "text differs") {
+		t.Errorf("failed scenario line %v", f)
+	}
+	if scenarios["exec_needs"]["message"] != "implementation does not declare no-such-capability" {
+		t.Errorf("skip reason %v", scenarios["exec_needs"]["message"])
+	}
+	if footer["passPercent"] != 50.0 || footer["skipped"] != 1.0 {
+		t.Errorf("footer %v: 2 of the 4 that ran passed; the skip counts nowhere", footer)
+	}
+	junit, _ := os.ReadFile(files["junit"])
+	for _, want := range []string{`<testsuite name="call" tests="2" failures="0" errors="0" skipped="0"`,
+		`<testsuite name="exec" tests="3" failures="1" errors="1" skipped="1"`,
+		`<skipped message="implementation does not declare no-such-capability">`, `line="5"`} {
+		if !strings.Contains(string(junit), want) {
+			t.Errorf("JUnit lacks %q:\n%s", want, junit)
+		}
+	}
+	md, _ := os.ReadFile(files["markdown"])
+	for _, want := range []string{"| exec | 0 | 1 | 1 | 1 |", "### Failures", "<code>exec_fails</code> failed (EXEC-1)"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	badge, _ := os.ReadFile(files["badge"])
+	if string(badge) != `{"schemaVersion":1,"label":"apexcheck `+version.Kit+`","message":"2/5 passed, 1 failed, 1 errored, 1 skipped","color":"red"}`+"\n" {
+		t.Errorf("badge %s", badge)
+	}
+}
+
+func TestGitHubAnnotations(t *testing.T) {
+	mixed(t)
+	t.Setenv("GITHUB_ACTIONS", "true")
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off")
+	for _, want := range []string{
+		"::error file=testdata/scripts/exec_fails.txtar,line=5,title=apexcheck%3A exec_fails failed::FAIL: ",
+		"::error file=testdata/scripts/exec_errors.txtar,line=6,title=apexcheck%3A exec_errors errored::",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks annotation %q:\n%s", want, stdout)
+		}
+	}
+	t.Setenv("GITHUB_ACTIONS", "")
+	if _, stdout, _ := run(t, "--impl", ref, "--progress", "off"); strings.Contains(stdout, "::error") {
+		t.Errorf("annotations outside GitHub Actions:\n%s", stdout)
+	}
+}
+
+// writeLedger writes a ledger for the synthetic suite with the given
+// entries and pins.
+func writeLedger(t *testing.T, suiteDigest, kit string, entries ...conformance.Expectation) string {
+	t.Helper()
+	data, err := json.Marshal(conformance.Ledger{Suite: suiteDigest, Kit: kit, Expected: entries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "expected.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func TestExpectLedger(t *testing.T) {
+	mixed(t)
+	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	fails := conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Failed, Clause: "EXEC-1", Reason: "prints hi"}
+	errs := conformance.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "is killed"}
+	passes := conformance.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "was broken once"}
+	tests := []struct {
+		name   string
+		ledger string
+		code   int
+		want   string
+	}{
+		{"exact match", writeLedger(t, digest, "", fails, errs), ExitConformant, "the run matches the ledger"},
+		{"pinned by kit", writeLedger(t, "", version.Kit, fails, errs), ExitConformant, "2 expected failures"},
+		{"unexpected failure", writeLedger(t, digest, "", fails), ExitNotConformant, "ERRORED  exec_errors"},
+		{"expected failure passes (ratchet)", writeLedger(t, digest, "", fails, errs, passes), ExitNotConformant, "XPASS    call_ok"},
+		{"failed listed as errored", writeLedger(t, digest, "", errs,
+			conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
+		{"other suite", writeLedger(t, "sha256:0000000000000000", "", fails, errs), ExitUsage, "is for suite sha256:000000000000, but this kit"},
+		{"other kit", writeLedger(t, "", "0.0.0-other", fails, errs), ExitUsage, "is for kit 0.0.0-other"},
+		{"clause not cited", writeLedger(t, digest, "", conformance.Expectation{Scenario: "exec_fails", Clause: "CALL-1", Reason: "r"}), ExitUsage, "does not cite CALL-1"},
+		{"missing file", filepath.Join(t.TempDir(), "none.json"), ExitUsage, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jsonFile := filepath.Join(t.TempDir(), "r.jsonl")
+			code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", tt.ledger, "--json", jsonFile)
+			if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
+				t.Errorf("exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", code, tt.code, tt.want, stdout, stderr)
+			}
+			if code == ExitUsage {
+				return
+			}
+			_, scenarios, footer := readJSONLines(t, jsonFile)
+			if (footer["ledgerMatched"] == true) != (code == ExitConformant) {
+				t.Errorf("footer %v", footer)
+			}
+			if code == ExitConformant && (scenarios["exec_fails"]["expectation"] != "expected-failure" || scenarios["exec_fails"]["reason"] != "prints hi") {
+				t.Errorf("scenario line %v", scenarios["exec_fails"])
+			}
+		})
+	}
+}
+
+// TestWriteExpect drafts a ledger from a run, then checks that the draft
+// matches a second run exactly.
+func TestWriteExpect(t *testing.T) {
+	mixed(t)
+	draft := filepath.Join(t.TempDir(), "draft.json")
+	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--write-expect", draft); code != ExitNotConformant || !strings.Contains(stdout, "draft ledger written") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	l, err := conformance.LoadLedger(draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Expected) != 2 || l.Expected[0].Scenario != "exec_errors" || l.Expected[1].Scenario != "exec_fails" || !strings.HasPrefix(l.Expected[1].Reason, "TODO: review: FAIL:") {
+		t.Errorf("draft %+v", l.Expected)
+	}
+	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", draft); code != ExitConformant {
+		t.Errorf("the draft does not match a rerun: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+func TestCertify(t *testing.T) {
+	t.Run("denied", func(t *testing.T) {
+		mixed(t)
+		cert := filepath.Join(t.TempDir(), "cert.txt")
+		code, stdout, _ := run(t, "--impl", ref, "--progress", "off", "--certify", "--certificate", cert)
+		if code != ExitNotConformant || !strings.Contains(stdout, "apexcheck certificate: NOT CERTIFIED") {
+			t.Fatalf("exit %d\n%s", code, stdout)
+		}
+		text, _ := os.ReadFile(cert)
+		for _, want := range []string{"NOT CERTIFIED", "implementation  apexcheck-reference " + version.Kit,
+			"exec_needs (MUST EXEC-2) skipped: implementation does not declare no-such-capability",
+			"exec_fails (MUST EXEC-1) failed: FAIL:", "MUST scenarios  1 of 4 ran and passed"} {
+			if !strings.Contains(string(text), want) {
+				t.Errorf("certificate lacks %q:\n%s", want, text)
+			}
+		}
+	})
+	t.Run("certified", func(t *testing.T) {
+		useSuite(t, map[string]string{"call_ok": passing, "call_should": should})
+		cert := filepath.Join(t.TempDir(), "cert.json")
+		code, stdout, _ := run(t, "--impl", ref, "--progress", "off", "--certify", "--certificate", cert)
+		if code != ExitConformant || !strings.Contains(stdout, "apexcheck certificate: CERTIFIED") {
+			t.Fatalf("exit %d\n%s", code, stdout)
+		}
+		var c conformance.Certificate
+		data, _ := os.ReadFile(cert)
+		if err := json.Unmarshal(data, &c); err != nil || !c.Certified || c.Implementation.Name != "apexcheck-reference" || c.Kit != version.Kit || c.Totals.Passed != 2 {
+			t.Errorf("certificate %+v (%v)", c, err)
+		}
+	})
+	t.Run("a SHOULD failure does not deny", func(t *testing.T) {
+		useSuite(t, map[string]string{"call_ok": passing, "call_should": strings.Replace(should, "\"}'\n", "\"}'\ntext 'other'\n", 1)})
+		code, stdout, _ := run(t, "--impl", ref, "--progress", "off", "--certify")
+		if code != ExitConformant || !strings.Contains(stdout, "CERTIFIED") || !strings.Contains(stdout, "call_should (CALL-2) failed") {
+			t.Errorf("exit %d\n%s", code, stdout)
+		}
+	})
+}
+
+func TestRunAndShard(t *testing.T) {
+	mixed(t)
+	selected := func(args ...string) map[string]string {
+		t.Helper()
+		file := filepath.Join(t.TempDir(), "r.jsonl")
+		run(t, append([]string{"--impl", ref, "--progress", "off", "--json", file}, args...)...)
+		_, scenarios, _ := readJSONLines(t, file)
+		return outcomes(scenarios)
+	}
+	if got := selected("--run", "^call_"); len(got) != 2 || got["call_ok"] != "passed" || got["call_should"] != "passed" {
+		t.Errorf("--run ^call_ selected %v", got)
+	}
+	union := map[string]string{}
+	for i := 1; i <= 2; i++ {
+		for n, o := range selected("--shard", fmt.Sprintf("%d/2", i)) {
+			if _, dup := union[n]; dup {
+				t.Errorf("%s is in both shards", n)
+			}
+			union[n] = o
+		}
+	}
+	if len(union) != 5 {
+		t.Errorf("the shards cover %v, want all 5 scenarios", union)
+	}
+	_, list1, _ := run(t, "list", "--shard", "1/2")
+	_, list2, _ := run(t, "list", "--shard", "2/2")
+	if strings.Count(list1+list2, "\n") != 5+2 {
+		t.Errorf("list --shard:\n%s%s", list1, list2)
+	}
+}
+
+// TestStopping checks --fail-fast and --max-fail with one scenario at a
+// time, so the order of events is fixed: every scenario fails, and once
+// the limit is reached the rest are skipped with the reason.
+func TestStopping(t *testing.T) {
+	suiteOf := map[string]string{}
+	for _, n := range []string{"exec_a", "exec_b", "exec_c", "exec_d"} {
+		suiteOf[n] = failing
+	}
+	useSuite(t, suiteOf)
+	tests := []struct {
+		flags   []string
+		failed  int
+		message string
+	}{
+		{[]string{"--fail-fast"}, 1, "not run: stopped after 1 failures"},
+		{[]string{"--max-fail", "3"}, 3, "not run: stopped after 3 failures"},
+		{[]string{"--max-fail", "0"}, 4, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.flags, " "), func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "r.jsonl")
+			code, _, _ := run(t, append([]string{"--impl", ref, "--progress", "off", "--parallel", "1", "--json", file}, tt.flags...)...)
+			_, scenarios, footer := readJSONLines(t, file)
+			if code != ExitNotConformant || footer["failed"] != float64(tt.failed) || footer["skipped"] != float64(4-tt.failed) {
+				t.Fatalf("exit %d, footer %v", code, footer)
+			}
+			for n, s := range scenarios {
+				if s["outcome"] == "skipped" && s["message"] != tt.message {
+					t.Errorf("%s skipped with %q, want %q", n, s["message"], tt.message)
+				}
+			}
+		})
+	}
+}
+
+func TestKeepWork(t *testing.T) {
+	useSuite(t, map[string]string{"call_ok": passing, "exec_fails": failing})
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off", "--keep-work")
+	m := regexp.MustCompile(`work directory kept: (\S+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no work directory printed:\n%s", stdout)
+	}
+	dir := m[1]
+	defer os.RemoveAll(filepath.Dir(dir))
+	if filepath.Base(dir) != "script-exec_fails" {
+		t.Errorf("kept %s, want the failing scenario's directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "home")); err != nil {
+		t.Errorf("kept directory is not the scenario's work directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "script-call_ok")); err == nil {
+		t.Errorf("the passing scenario's work directory was kept too")
+	}
+	_, stdout, _ = run(t, "--impl", ref, "--progress", "off")
+	if strings.Contains(stdout, "work directory kept") {
+		t.Errorf("work kept without --keep-work:\n%s", stdout)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	useSuite(t, map[string]string{"call_ok": passing, "exec_fails": failing})
+	_, _, stderr := run(t, "--impl", ref, "--progress", "tty", "--parallel", "1")
+	if !strings.Contains(stderr, "\r\x1b[K[1/2] ") || !strings.Contains(stderr, "[2/2] passed 1 failed 1 errored 0 skipped 0\n") {
+		t.Errorf("tty progress %q", stderr)
+	}
+	_, _, stderr = run(t, "--impl", ref, "--progress", "plain")
+	if strings.Contains(stderr, "\r") || !strings.Contains(stderr, "failed  exec_fails") || strings.Count(stderr, "\n") != 2 {
+		t.Errorf("plain progress %q", stderr)
+	}
+	_, _, stderr = run(t, "--impl", ref, "--progress", "auto")
+	if strings.Contains(stderr, "\r") {
+		t.Errorf("auto progress on a non-terminal is not plain: %q", stderr)
+	}
+	if _, _, stderr = run(t, "--impl", ref, "--progress", "off"); stderr != "" {
+		t.Errorf("progress off printed %q", stderr)
+	}
+}
+
+func TestVerboseAndParallel(t *testing.T) {
+	mixed(t)
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off", "-v", "--parallel", "3", "--bound", "20s")
+	for _, want := range []string{"PASSED   call_ok", "SKIPPED  exec_needs", "FAILED   exec_fails"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-v output lacks %q:\n%s", want, stdout)
+		}
+	}
+	_, stdout, _ = run(t, "--impl", ref, "--progress", "off")
+	if strings.Contains(stdout, "PASSED") {
+		t.Errorf("passes printed without -v:\n%s", stdout)
+	}
+}
+
+// TestRelativeImpl checks that a relative path in --impl works although
+// the implementation starts in each scenario's work directory.
+func TestRelativeImpl(t *testing.T) {
+	useSuite(t, map[string]string{"call_ok": passing})
+	dir := t.TempDir()
+	script := "#!/bin/sh\nexec " + os.Args[0] + " serve\n"
+	if err := os.WriteFile(filepath.Join(dir, "impl.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, impl := range []string{"./impl.sh", "sh ./impl.sh"} {
+		if code, stdout, stderr := run(t, "--impl", impl, "--progress", "off"); code != ExitConformant {
+			t.Errorf("--impl %q: exit %d\n%s\n%s", impl, code, stdout, stderr)
+		}
+	}
+}
+
+// TestUsageErrors checks that every bad flag or argument exits 2 with a
+// message.
+func TestUsageErrors(t *testing.T) {
+	mixed(t)
+	tests := [][]string{
+		{"--no-such-flag"},
+		{"extra-argument"},
+		{"--run", "("},
+		{"--shard", "0/2"},
+		{"--shard", "two"},
+		{"--max-fail", "-1"},
+		{"--max-fail", "many"},
+		{"--fail-fast", "--max-fail", "3"},
+		{"--parallel", "-1"},
+		{"--bound", "0s"},
+		{"--bound", "soon"},
+		{"--progress", "loud"},
+		{"--certify", "--run", "call"},
+		{"--certify", "--shard", "1/2"},
+		{"--certificate", "c.txt"},
+		{"--impl", `"unterminated`},
+		{"--impl", "/no/such/implementation"},
+		{"--run", "^nothing-matches$"},
+		{"list", "--no-such-flag"},
+		{"list", "--run", "("},
+		{"list", "--shard", "3/2"},
+		{"list", "extra"},
+		{"explain"},
+		{"explain", "CALL-1", "CALL-2"},
+		{"explain", "NOPE-1"},
+		{"validate", "--no-such-flag"},
+		{"validate", "--impl", "/no/such/implementation"},
+		{"validate", "extra"},
+		{"version", "extra"},
+	}
+	for _, args := range tests {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, _, stderr := run(t, args...)
+			if code != ExitUsage || stderr == "" {
+				t.Errorf("exit %d, stderr %q; want %d and a message", code, stderr, ExitUsage)
+			}
+		})
+	}
+	if code, _, stderr := run(t, "-h"); code != ExitConformant || !strings.Contains(stderr, "usage: apexcheck") {
+		t.Errorf("-h: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestListExplainVersion(t *testing.T) {
+	mixed(t)
+	code, stdout, _ := run(t, "list", "--run", "^exec_", "-v")
+	if code != ExitConformant || !strings.Contains(stdout, "SCENARIO") ||
+		!regexp.MustCompile(`(?m)^exec_needs\s+EXEC-2\s+no-such-capability$`).MatchString(stdout) ||
+		!strings.Contains(stdout, "    A deliberate failure.") || strings.Contains(stdout, "call_ok") {
+		t.Errorf("list: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = run(t, "explain", "exec-1")
+	if code != ExitConformant || !strings.Contains(stdout, "EXEC-1 (MUST; derived: test) spec/t.md\nOutput is exact.") ||
+		!strings.Contains(stdout, "testdata/scripts/exec_fails.txtar  A deliberate failure.") {
+		t.Errorf("explain: exit %d\n%s", code, stdout)
+	}
+	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	if code, stdout, _ = run(t, "version"); code != ExitConformant || stdout != "apexcheck "+version.Kit+" (suite "+digest+")\n" {
+		t.Errorf("version: exit %d %q", code, stdout)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	code, stdout, stderr := run(t, "validate", "--impl", ref, "-v")
+	if code != ExitConformant || !regexp.MustCompile(`\d+ messages checked: 0 errors, 0 warnings`).MatchString(stdout) || !strings.Contains(stdout, "ok      call that succeeds response") {
+		t.Errorf("reference: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = run(t, "validate", "--impl", os.Args[0]+" misspoken")
+	for _, want := range []string{
+		"INVALID call that succeeds response:",
+		`$.result.isError: is missing (required)`,
+		`$.result.is_error: warning: unknown member (ignored by the runner); did you mean "isError"?`,
+		`$.result.details.execution.exitCode: is string "0", want integer or null`,
+		"skipped call with updates (needs updates)",
+		// The runner cannot decode an ill-typed message, so the exchange
+		// ends there; the field-level errors are the finding.
+		"stopped early: validate: call that succeeds: implementation broke the protocol",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("validate output lacks %q", want)
+		}
+	}
+	if code != ExitNotConformant {
+		t.Errorf("misspoken: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// serveMisspoken is an implementation that speaks the protocol's framing
+// but misspells and mistypes members: what `validate` exists to catch.
+func serveMisspoken() int {
+	in := bufio.NewScanner(os.Stdin)
+	out := json.NewEncoder(os.Stdout)
+	for in.Scan() {
+		var req struct{ ID, Type string }
+		if json.Unmarshal(in.Bytes(), &req) != nil {
+			continue
+		}
+		switch req.Type {
+		case "hello":
+			out.Encode(map[string]any{"id": req.ID, "type": "hello", "protocol": 1,
+				"implementation": map[string]any{"name": "misspoken", "version": "0", "language": "go"}})
+		case "call":
+			out.Encode(map[string]any{"id": req.ID, "type": "result", "result": map[string]any{"is_error": false, "text": "x",
+				"details": map[string]any{"execution": map[string]any{"cwd": "/", "exitCode": "0"}}}})
+		case "shutdown":
+			out.Encode(map[string]any{"id": req.ID, "type": "shutdown"})
+			return 0
+		default:
+			out.Encode(map[string]any{"id": req.ID, "type": "error", "error": map[string]any{"code": 7}})
+		}
+	}
+	return 0
+}
