@@ -106,23 +106,10 @@ func (s *state) ensureClient() *Client {
 }
 
 func (s *state) start(overrides []string, unset map[string]bool) {
-	s.startWith(startOptions{}, overrides, unset)
-}
-
-// startWith starts the implementation, under a terminal or a bin overlay
-// when opt asks for one (pathprobe.go). A scenario may start it again once
-// it has exited.
-func (s *state) startWith(opt startOptions, overrides []string, unset map[string]bool) {
-	if s.client != nil && !s.client.Exited() {
+	if s.client != nil {
 		s.ts.Fatalf("implementation already started")
 	}
-	var c *Client
-	var err error
-	if opt.zero() {
-		c, err = StartClient(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound())
-	} else {
-		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
-	}
+	c, err := StartClient(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound())
 	if err != nil {
 		s.errored("start implementation %q: %v", strings.Join(s.cfg.Impl, " "), err)
 	}
