@@ -8,6 +8,7 @@ import (
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/background"
 	"github.com/apexcheck/apexcheck/ref/loginpath"
+	"github.com/apexcheck/apexcheck/ref/permission"
 	"github.com/apexcheck/apexcheck/ref/tool"
 )
 
@@ -18,6 +19,7 @@ var ReferenceCapabilities = []string{
 	protocol.CapEvidence,
 	protocol.CapFullOutput,
 	protocol.CapPathProbe,
+	protocol.CapPermissions,
 	protocol.CapProcessTree,
 	protocol.CapRender,
 	protocol.CapSessionEnv,
@@ -34,8 +36,9 @@ func Reference() *Server { return ReferenceWith(nil) }
 // use it to replace one concern of the reference with a defective one.
 func ReferenceWith(edit func(*tool.Config)) *Server {
 	cfg := tool.Config{
-		Background: background.New(background.Options{}), // spec/background.md
-		LoginPATH:  loginpath.LoginPATH,                  // spec/path-probe.md
+		Background:  background.New(background.Options{}), // spec/background.md
+		LoginPATH:   loginpath.LoginPATH,                  // spec/path-probe.md
+		Permissions: permission.Answer,                    // spec/permissions.md
 	}
 	if edit != nil {
 		edit(&cfg)
