@@ -212,6 +212,9 @@ func (p *Process) Wait() (int, syscall.Signal) {
 		for _, r := range p.reads {
 			r.Close()
 		}
+		// Nothing is written after Wait: let the writer go, so that a
+		// Process kept after its exit (a background entry) holds no output.
+		p.out = nil
 	})
 	return p.code, p.sig
 }

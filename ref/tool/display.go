@@ -12,7 +12,7 @@ import (
 const Prompt = "$"
 
 // InvalidArgMarker is the plain-text form of the invalid-argument marker
-// the seed renders with invalidArgText.
+// the seed renders with invalidArgText (DISP-6).
 const InvalidArgMarker = "[invalid arg]"
 
 // Render returns the call header of formatShellCall in plain text
@@ -25,12 +25,12 @@ func Render(args []byte) string {
 	command, cmdOK := displayString(fields["command"])
 	handle, handleOK := displayString(fields["handle"])
 	if !cmdOK || !handleOK {
-		return Prompt + " " + InvalidArgMarker
+		return Prompt + " " + InvalidArgMarker // DISP-2: before, and whatever, the parse
 	}
 	parsed := call.Parse(args)
 	if !parsed.OK {
-		// Arguments still arriving name no operation yet; anything that
-		// names one and still fails is rejected at execution.
+		// DISP-3: arguments still arriving name no operation yet; anything
+		// that names one and still fails is rejected at execution.
 		if command == "" && handle == "" {
 			return Prompt + " ..."
 		}
@@ -38,13 +38,13 @@ func Render(args []byte) string {
 	}
 	op := parsed.Operation
 	switch op.Kind {
-	case call.Kill:
+	case call.Kill: // DISP-4
 		return Prompt + " " + op.Handle + " · kill"
 	case call.Retrieve:
 		return Prompt + " " + op.Handle
 	}
 	header := Prompt + " " + op.Command
-	if op.Timeout != nil && *op.Timeout != 0 { // JavaScript truthiness: 0 shows nothing
+	if op.Timeout != nil && *op.Timeout != 0 { // DISP-5, JavaScript truthiness: 0 shows nothing
 		header += " (timeout " + shellexec.FormatJSNumber(*op.Timeout) + "s)"
 	}
 	return header
@@ -63,7 +63,7 @@ func displayString(v json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// Evidence returns the evidence record of a finished call (spec/display.md):
+// Evidence returns the evidence record of a finished call (EVID-1 to EVID-3):
 // the command that ran, the handle's command for retrieve and kill, or
 // "(rejected shell call)", with the execution facts when the result has
 // them.
