@@ -19,7 +19,12 @@ const UpdateInterval = 100 * time.Millisecond
 // runForeground runs a command in the foreground and formats its result as
 // the seed's execute does.
 func (t *Tool) runForeground(ctx context.Context, s Spawn, timeout *float64, onUpdate func(protocol.Result)) protocol.Result {
-	acc := output.NewAccumulator(output.Options{Dir: s.TempDir})
+	var acc Output
+	if t.cfg.NewOutput != nil {
+		acc = t.cfg.NewOutput(output.Options{Dir: s.TempDir})
+	} else {
+		acc = output.NewAccumulator(output.Options{Dir: s.TempDir})
+	}
 	upd := newUpdater(acc, onUpdate)
 	outcome, err := shellexec.Run(ctx, shellexec.Request{
 		Command:   s.Command,
@@ -113,7 +118,7 @@ func WireTruncation(r output.Result) *protocol.Truncation {
 // (OUT clauses on updates): an empty first update, then at most one per
 // UpdateInterval, each the current tail, and none after finish.
 type updater struct {
-	acc      *output.Accumulator
+	acc      Output
 	onUpdate func(protocol.Result)
 
 	mu    sync.Mutex
@@ -123,7 +128,7 @@ type updater struct {
 	timer *time.Timer
 }
 
-func newUpdater(acc *output.Accumulator, onUpdate func(protocol.Result)) *updater {
+func newUpdater(acc Output, onUpdate func(protocol.Result)) *updater {
 	u := &updater{acc: acc, onUpdate: onUpdate}
 	if onUpdate != nil {
 		onUpdate(protocol.Result{Text: ""})

@@ -7,11 +7,13 @@ package tool
 
 import (
 	"context"
+	"io"
 	"os"
 	"sync"
 
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/call"
+	"github.com/apexcheck/apexcheck/ref/output"
 )
 
 // Config configures a Tool.
@@ -31,6 +33,23 @@ type Config struct {
 	// Permissions answers permission requests; nil means the tool has no
 	// permission support.
 	Permissions func(rules []protocol.Rule, p call.Parsed) protocol.PermissionAnswer
+	// NewOutput returns what one foreground run feeds its output to; nil
+	// means output.NewAccumulator (spec/output.md). The kit's broken
+	// variants replace it to break one output rule at a time.
+	NewOutput func(output.Options) Output
+}
+
+// Output takes one run's output stream and says what the model sees: the
+// methods of ref/output's Accumulator.
+type Output interface {
+	io.Writer
+	// Finish ends the stream; later writes are dropped.
+	Finish()
+	// Snapshot returns the tail so far, creating the full-output file when
+	// the output is truncated.
+	Snapshot() output.Snapshot
+	// Close finishes the stream and closes the full-output file.
+	Close() error
 }
 
 // Background is the background-shell registry the tool delegates handle
