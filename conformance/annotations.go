@@ -21,7 +21,7 @@ func (rep *Report) WriteAnnotations(w io.Writer) error {
 		case UnexpectedFailure:
 			title := fmt.Sprintf("apexcheck: %s %s", r.Scenario.Name, r.Outcome)
 			annotate(&b, "error", rep.ScenarioFile(r.Scenario), FailingLine(r), title,
-				r.Message+"\nreproduce: "+rep.Reproduce(r.Scenario))
+				CleanMessage(r.Message)+"\nreproduce: "+rep.Reproduce(r.Scenario))
 		case ExpectedFailure:
 			title := fmt.Sprintf("apexcheck: %s %s (expected, %s)", r.Scenario.Name, r.Outcome, e.Clause)
 			annotate(&b, "notice", rep.ScenarioFile(r.Scenario), FailingLine(r), title, e.Reason)

@@ -99,7 +99,7 @@ func Certify(rep *Report, suite []Scenario, clauses []Clause, date time.Time) Ce
 		case r.Outcome == Skipped:
 			why = "skipped: " + r.Message
 		case r.Outcome != Passed:
-			why = string(r.Outcome) + ": " + firstLine(r.Message)
+			why = string(r.Outcome) + ": " + firstLine(CleanMessage(r.Message))
 		}
 		if len(cited) == 0 {
 			if why != "" && ran && r.Outcome != Skipped {

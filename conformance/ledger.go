@@ -242,7 +242,7 @@ func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, im
 			if len(r.Scenario.Clauses) > 0 {
 				e.Clause = r.Scenario.Clauses[0]
 			}
-			e.Reason = "TODO: review: " + firstLine(r.Message)
+			e.Reason = "TODO: review: " + firstLine(CleanMessage(r.Message))
 		}
 		l.Expected = append(l.Expected, e)
 	}

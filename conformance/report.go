@@ -152,6 +152,16 @@ func ShortDigest(d string) string {
 // failLine matches testscript's failure line, "FAIL: <file>.txtar:<line>:".
 var failLine = regexp.MustCompile(`FAIL: \S*?([^/\s]+)\.txtar:(\d+):`)
 
+// failDir matches the temporary directory in testscript's failure line.
+var failDir = regexp.MustCompile(`FAIL: \S*/([^/\s]+\.txtar:\d+:)`)
+
+// CleanMessage drops the temporary directory the runner extracted the
+// scenarios to from failure lines ("FAIL: /tmp/apexcheck-scenarios-…/x.txtar:5:"
+// becomes "FAIL: x.txtar:5:"): it differs on every run and helps no reader.
+func CleanMessage(msg string) string {
+	return failDir.ReplaceAllString(msg, "FAIL: $1")
+}
+
 // FailingLine returns the line of the scenario file at which r failed, or
 // 0 when its message names none (a runner panic, a skipped scenario).
 func FailingLine(r Result) int {

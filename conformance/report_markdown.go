@@ -89,11 +89,12 @@ func (rep *Report) markdownFailure(b *strings.Builder, r Result, expected string
 	}
 	b.WriteString("</summary>\n\n")
 	fmt.Fprintf(b, "%s\n\n", htmlEscape(r.Scenario.Summary))
+	msg := strings.TrimSpace(CleanMessage(r.Message))
 	fence := "```"
-	for strings.Contains(r.Message, fence) {
+	for strings.Contains(msg, fence) {
 		fence += "`"
 	}
-	fmt.Fprintf(b, "%s\n%s\n%s\n\n", fence, strings.TrimSpace(r.Message), fence)
+	fmt.Fprintf(b, "%s\n%s\n%s\n\n", fence, msg, fence)
 	fmt.Fprintf(b, "Reproduce: `%s`\n\n</details>\n\n", rep.Reproduce(r.Scenario))
 }
 

@@ -113,6 +113,20 @@ func TestFailingLine(t *testing.T) {
 	}
 }
 
+func TestCleanMessage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"FAIL: /tmp/apexcheck-scenarios-123/exec_x.txtar:5: text differs", "FAIL: exec_x.txtar:5: text differs"},
+		{"a\nFAIL: /d/e/call_y.txtar:12: x\nb", "a\nFAIL: call_y.txtar:12: x\nb"},
+		{"FAIL: exec_x.txtar:5: already short", "FAIL: exec_x.txtar:5: already short"},
+		{"no failure line", "no failure line"},
+	}
+	for _, tt := range tests {
+		if got := CleanMessage(tt.in); got != tt.want {
+			t.Errorf("CleanMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestReproduce(t *testing.T) {
 	tests := []struct {
 		command, name, want string
@@ -231,7 +245,7 @@ func TestAnnotations(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("want one annotation per failed or errored scenario, got:\n%s", buf.String())
 	}
-	want := "::error file=testdata/scripts/call_b.txtar,line=7,title=apexcheck%3A call_b failed::FAIL: /tmp/x/call_b.txtar:7: text differs:%0A got: \"a\\x1b[0m, b: 100%25\"%0Areproduce: "
+	want := "::error file=testdata/scripts/call_b.txtar,line=7,title=apexcheck%3A call_b failed::FAIL: call_b.txtar:7: text differs:%0A got: \"a\\x1b[0m, b: 100%25\"%0Areproduce: "
 	if !strings.HasPrefix(lines[0], want) {
 		t.Errorf("annotation\n %q\nwant prefix\n %q", lines[0], want)
 	}

@@ -332,6 +332,18 @@ func TestWriteExpect(t *testing.T) {
 	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", draft); code != ExitConformant {
 		t.Errorf("the draft does not match a rerun: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+
+	// A reviewed ledger for an older suite: its reasons carry over into a
+	// new draft for the current suite, and only there.
+	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	old := writeLedger(t, "sha256:older", "", conformance.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "reviewed"})
+	code, _, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", old, "--write-expect", draft)
+	if code != ExitNotConformant || !strings.Contains(stderr, "not checking the run against it") {
+		t.Errorf("redraft: exit %d\n%s", code, stderr)
+	}
+	if l, err := conformance.LoadLedger(draft); err != nil || l.Suite != digest || l.Lookup("exec_fails").Reason != "reviewed" {
+		t.Errorf("redraft %+v, %v", l, err)
+	}
 }
 
 func TestCertify(t *testing.T) {
