@@ -417,3 +417,52 @@ func TestCloseTwice(t *testing.T) {
 		t.Errorf("file gone after Close: %v", err)
 	}
 }
+
+// TestFileWriteError checks OUT-33 for a file that was created but could
+// not be written: it is removed, no path is reported (not even after more
+// output), the footer says the output could not be saved, and Close reports
+// the write error.
+func TestFileWriteError(t *testing.T) {
+	dir := t.TempDir()
+	var created []string
+	defer func(old func(string, string) (*os.File, string, error)) { create = old }(create)
+	create = func(dir, prefix string) (*os.File, string, error) {
+		f, path, err := createFile(dir, prefix)
+		if err != nil {
+			return nil, "", err
+		}
+		f.Close()
+		created = append(created, path)
+		// Read-only: every write fails.
+		f, err = os.Open(path)
+		return f, path, err
+	}
+	a := NewAccumulator(Options{Dir: dir})
+	in := []byte(strings.Repeat("x\n", 3000))
+	a.Write(in)
+	if s := a.Snapshot(); s.FullOutputPath != "" {
+		t.Errorf("path %q reported for a file that could not be written", s.FullOutputPath)
+	}
+	a.Write(in)
+	a.Finish()
+	s := a.Snapshot()
+	if len(created) != 1 {
+		t.Fatalf("%d files created, want 1", len(created))
+	}
+	if s.FullOutputPath != "" {
+		t.Errorf("path %q reported after more output", s.FullOutputPath)
+	}
+	all := append(append([]byte(nil), in...), in...)
+	if s.Result != TruncateTail(string(all), 0, 0) {
+		t.Errorf("snapshot: %s", describe(s.Result))
+	}
+	if want := "[Showing lines 4001-6000 of 6000. " + NoFullOutput + "]"; s.Footer() != want {
+		t.Errorf("Footer = %q, want %q", s.Footer(), want)
+	}
+	if err := a.Close(); err == nil || !strings.Contains(err.Error(), "write full-output file") {
+		t.Errorf("Close = %v, want the write error", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the unwritable file was left behind: %d entries in the directory", len(entries))
+	}
+}

@@ -17,7 +17,7 @@ func (a *Accumulator) ensureFile() {
 	if a.path != "" || a.fileErr != nil || a.closed {
 		return
 	}
-	f, path, err := createFile(a.dir, a.prefix)
+	f, path, err := create(a.dir, a.prefix)
 	if err != nil {
 		a.setErr(err, "")
 		a.raw = nil
@@ -50,6 +50,10 @@ func (a *Accumulator) flushFile() {
 	}
 }
 
+// setErr records the first file error. A file that cannot be written in
+// full is not the full output: it is closed and removed, and no path is
+// reported from then on (OUT-24, OUT-33), so that the model is never sent to
+// a file missing part of the output.
 func (a *Accumulator) setErr(err error, context string) {
 	if a.fileErr != nil {
 		return
@@ -58,11 +62,19 @@ func (a *Accumulator) setErr(err error, context string) {
 		err = fmt.Errorf("%s: %w", context, err)
 	}
 	a.fileErr = err
+	if a.file != nil {
+		a.file.Close()
+		os.Remove(a.path)
+		a.file, a.bw, a.path = nil, nil, ""
+	}
 }
 
 // readRandom supplies the random part of file names; tests replace it to
 // force name collisions.
 var readRandom = rand.Read
+
+// create opens the full-output file; tests replace it to make writes fail.
+var create = createFile
 
 // nameAttempts bounds the retries on a name collision; 64 random bits make
 // even one collision unlikely, so running out means something is wrong

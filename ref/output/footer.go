@@ -27,17 +27,31 @@ func (s Snapshot) Footer() string {
 	switch {
 	case s.LastLinePartial:
 		return "[Showing last " + FormatSize(int64(s.OutputBytes)) + " of line " + strconv.Itoa(end) +
-			" (line is " + FormatSize(s.LastLineBytes) + "). Full output: " + s.FullOutputPath + "]"
+			" (line is " + FormatSize(s.LastLineBytes) + "). " + s.fullOutput() + "]"
 	case s.TruncatedBy == ByLines:
-		return "[Showing lines " + s.lineRange() + ". Full output: " + s.FullOutputPath + "]"
+		return "[Showing lines " + s.lineRange() + ". " + s.fullOutput() + "]"
 	default:
 		maxBytes := s.MaxBytes
 		if maxBytes <= 0 {
 			maxBytes = DefaultMaxBytes
 		}
 		return "[Showing lines " + s.lineRange() + " (" + FormatSize(int64(maxBytes)) +
-			" limit). Full output: " + s.FullOutputPath + "]"
+			" limit). " + s.fullOutput() + "]"
 	}
+}
+
+// NoFullOutput ends a foreground footer in place of "Full output: <path>"
+// when there is no complete full-output file to name (OUT-33).
+const NoFullOutput = "Full output could not be saved"
+
+// fullOutput is the end of a foreground footer: the file's path, or, when
+// the file could not be created or written, words that send the model to
+// no file at all (OUT-33) rather than to a path that holds nothing.
+func (s Snapshot) fullOutput() string {
+	if s.FullOutputPath == "" {
+		return NoFullOutput
+	}
+	return "Full output: " + s.FullOutputPath
 }
 
 // LinesFooter is the background-retrieval footer (OUT-14): always the

@@ -76,3 +76,30 @@ func shorten(s string) string {
 	}
 	return s
 }
+
+// TestFooterWithoutFile checks OUT-33: a truncated text whose file could not
+// be saved ends every foreground footer with NoFullOutput, never with an
+// empty path.
+func TestFooterWithoutFile(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		last int64
+		want string
+	}{
+		{"by lines", numbered(2001, true), 0, "[Showing lines 2-2001 of 2001. Full output could not be saved]"},
+		{"by bytes", strings.Repeat("L", 60000) + "\nshort\n", 0,
+			"[Showing lines 2-2 of 2 (50.0KB limit). Full output could not be saved]"},
+		{"partial", strings.Repeat("x", 102400), 102400,
+			"[Showing last 50.0KB of line 1 (line is 100.0KB). Full output could not be saved]"},
+	}
+	for _, tt := range tests {
+		s := Snapshot{Result: TruncateTail(tt.text, 0, 0), LastLineBytes: tt.last}
+		if got := s.Footer(); got != tt.want {
+			t.Errorf("%s: Footer = %q, want %q", tt.name, got, tt.want)
+		}
+		if got := s.Text(""); !strings.HasSuffix(got, "\n\n"+tt.want) {
+			t.Errorf("%s: Text ends %q, want the footer after a blank line", tt.name, shorten(got))
+		}
+	}
+}
