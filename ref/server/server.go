@@ -42,15 +42,21 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 		inflight = map[string]context.CancelFunc{}
 		wg       sync.WaitGroup
 	)
-	defer func() {
-		mu.Lock()
-		for _, cancel := range inflight {
-			cancel()
-		}
-		mu.Unlock()
-		wg.Wait()
-		s.Tool.Close()
-	}()
+	// endSession aborts every call in flight, waits for their results to
+	// be written, and disposes the tool (PROTO-9, PROTO-10).
+	var endOnce sync.Once
+	endSession := func() {
+		endOnce.Do(func() {
+			mu.Lock()
+			for _, cancel := range inflight {
+				cancel()
+			}
+			mu.Unlock()
+			wg.Wait()
+			s.Tool.Close()
+		})
+	}
+	defer endSession()
 	caps := map[string]bool{}
 	for _, c := range s.Capabilities {
 		caps[c] = true
@@ -86,13 +92,7 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeHello, Protocol: protocol.Version,
 				Implementation: &s.Impl, Capabilities: s.Capabilities})
 		case protocol.TypeShutdown:
-			mu.Lock()
-			for _, cancel := range inflight {
-				cancel()
-			}
-			mu.Unlock()
-			wg.Wait()
-			s.Tool.Close()
+			endSession()
 			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeShutdown})
 			return nil
 		case protocol.TypeAbort:
