@@ -35,6 +35,9 @@ type Client struct {
 	exited  chan struct{}
 	waitErr error
 	trace   func(line []byte)
+	// pid is the implementation's pid when the process started is not the
+	// implementation itself but its parent (impl start -pty).
+	pid int
 
 	// Hello is the implementation's handshake answer.
 	Hello protocol.Response
@@ -84,6 +87,14 @@ func StartClientTrace(argv, env []string, dir string, bound time.Duration, trace
 	// Its own process group, so a stuck implementation and whatever it
 	// started in its group can be killed together.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return startCmd(cmd, bound, trace, nil)
+}
+
+// startCmd starts cmd, prepared with its environment, directory and
+// process attributes, as the implementation, and performs the handshake.
+// started, when not nil, runs once the process exists and before the
+// handshake: `impl start -pty` learns the implementation's pid there.
+func startCmd(cmd *exec.Cmd, bound time.Duration, trace func(line []byte), started func(*Client) error) (*Client, error) {
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start implementation: %w", err)
@@ -99,13 +110,19 @@ func StartClientTrace(argv, env []string, dir string, bound time.Duration, trace
 	}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start implementation %q: %w", argv[0], err)
+		return nil, fmt.Errorf("start implementation %q: %w", cmd.Args[0], err)
 	}
 	go c.readLoop(stdout)
 	go func() {
 		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
+	if started != nil {
+		if err := started(c); err != nil {
+			c.Kill()
+			return nil, err
+		}
+	}
 	p, err := c.Send(protocol.Request{Type: protocol.TypeHello, Versions: []int{protocol.Version}})
 	if err == nil {
 		var resp protocol.Response
@@ -344,6 +361,9 @@ func (c *Client) Kill() {
 		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 		c.cmd.Process.Kill()
 	}
+	if c.pid != 0 {
+		syscall.Kill(-c.pid, syscall.SIGKILL) // its own group, under a parent
+	}
 	c.stdin.Close()
 	select {
 	case <-c.exited:
@@ -352,7 +372,12 @@ func (c *Client) Kill() {
 }
 
 // Pid is the implementation's process ID.
-func (c *Client) Pid() int { return c.cmd.Process.Pid }
+func (c *Client) Pid() int {
+	if c.pid != 0 {
+		return c.pid
+	}
+	return c.cmd.Process.Pid
+}
 
 // StderrTail returns the last bytes the implementation wrote to stderr.
 func (c *Client) StderrTail() string { return c.stderr.String() }

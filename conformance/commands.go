@@ -19,6 +19,7 @@ import (
 // Params.Cmds. Each is documented in spec/INTERPRETING.md; in brief:
 //
 //	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
+//	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go)
 //	impl shutdown | close | kill                  stop it three ways
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
@@ -35,6 +36,8 @@ import (
 //	poll [-within D] JSON REGEXP                  repeat a call until its text matches
 //	fullfile [-var NAME] [-perm MODE] [DEST]      check (and copy) the last result's full-output file
 //	rss mark | rss -grown-under MIB               the implementation's peak memory does not grow
+//	tty type|unread TEXT | foreground | stopped   the terminal of `impl start -pty` (tty_linux.go)
+//	fakeshell [flags] FILE | show [-n N] LOG      install a fake login shell, show its log (needs SelfExe)
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"impl":         cmdImpl,
@@ -53,6 +56,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"poll":         cmdPoll,
 		"fullfile":     cmdFullfile,
 		"rss":          cmdRss,
+		"tty":          cmdTTY,
 	}
 }
 
@@ -81,18 +85,22 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 	case "start":
 		unset := map[string]bool{}
 		var overrides []string
+		var opt startOptions
 		for i := 1; i < len(args); i++ {
 			switch {
 			case args[i] == "-unset" && i+1 < len(args):
 				unset[args[i+1]] = true
 				i++
+			case (args[i] == "-pty" || args[i] == "-bin") && i+1 < len(args):
+				opt.set(ts, args[i], args[i+1])
+				i++
 			case strings.Contains(args[i], "="):
 				overrides = append(overrides, args[i])
 			default:
-				ts.Fatalf("usage: impl start [-unset NAME]... [NAME=VALUE]...")
+				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [NAME=VALUE]...")
 			}
 		}
-		s.start(overrides, unset)
+		s.startWith(opt, overrides, unset)
 	case "shutdown":
 		s.check(s.ensureClient().Shutdown(bound))
 	case "close":

@@ -21,6 +21,10 @@ const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
 //	[has:PROG]   PROG is on the runner's PATH (an error when missing and
 //	             APEXCHECK_REQUIRE_PROGRAMS is set)
 //	[root]       the runner runs as root
+//	[userns]     the runner can start the implementation with /bin changed
+//	             (impl start -bin): a private mount namespace with an
+//	             overlay, as root or in a user namespace (an error when
+//	             unavailable and APEXCHECK_REQUIRE_PROGRAMS is set)
 func (cfg *Config) condition(cond string) (bool, error) {
 	name, arg, _ := strings.Cut(cond, ":")
 	switch name {
@@ -36,6 +40,8 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return err == nil, nil
 	case "root":
 		return os.Geteuid() == 0, nil
+	case "userns":
+		return cfg.userns()
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
@@ -43,5 +49,9 @@ func (cfg *Config) condition(cond string) (bool, error) {
 // extraCommands are commands registered by other parts of the kit (the
 // fake shells); empty unless SelfExe is set.
 func (cfg *Config) extraCommands() map[string]func(*testscript.TestScript, bool, []string) {
-	return map[string]func(*testscript.TestScript, bool, []string){}
+	cmds := map[string]func(*testscript.TestScript, bool, []string){}
+	if cfg.SelfExe != "" {
+		cmds["fakeshell"] = cfg.cmdFakeshell // pathprobe.go
+	}
+	return cmds
 }

@@ -106,10 +106,23 @@ func (s *state) ensureClient() *Client {
 }
 
 func (s *state) start(overrides []string, unset map[string]bool) {
-	if s.client != nil {
+	s.startWith(startOptions{}, overrides, unset)
+}
+
+// startWith starts the implementation, under a terminal or a bin overlay
+// when opt asks for one (pathprobe.go). A scenario may start it again once
+// it has exited.
+func (s *state) startWith(opt startOptions, overrides []string, unset map[string]bool) {
+	if s.client != nil && !s.client.Exited() {
 		s.ts.Fatalf("implementation already started")
 	}
-	c, err := StartClient(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound())
+	var c *Client
+	var err error
+	if opt.zero() {
+		c, err = StartClient(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound())
+	} else {
+		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
+	}
 	if err != nil {
 		s.errored("start implementation %q: %v", strings.Join(s.cfg.Impl, " "), err)
 	}

@@ -1,0 +1,264 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apexcheck/apexcheck/fakeshell"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// This file holds the runner support of the login PATH probe's scenarios
+// (spec/path-probe.md): the fakeshell command, the [userns] condition, and
+// the two special ways `impl start` can start the implementation, under a
+// terminal (-pty, tty_linux.go) or with /bin changed (-bin). All of them
+// need Config.SelfExe, the kit's own binary, which plays the fake shells
+// and helpers (internal/roles).
+
+// startOptions are the ways `impl start` can start the implementation
+// other than plainly:
+//
+//	-pty fg|bg       with a new terminal as its controlling terminal, as the
+//	                 terminal's foreground job or as a background job of an
+//	                 interactive session (see startPTY)
+//	-bin NAME=FILE   in a private mount namespace in which the directory
+//	                 /bin resolves to shows FILE as NAME (copied) ...
+//	-bin NAME=       ... or does not show NAME at all (fakeshell.Overlay)
+type startOptions struct {
+	pty string
+	bin map[string]string
+}
+
+func (o *startOptions) set(ts *testscript.TestScript, flag, value string) {
+	switch flag {
+	case "-pty":
+		if value != "fg" && value != "bg" {
+			ts.Fatalf("impl start -pty %q: want fg or bg", value)
+		}
+		o.pty = value
+	case "-bin":
+		name, file, ok := strings.Cut(value, "=")
+		if !ok || name == "" || strings.Contains(name, "/") {
+			ts.Fatalf("impl start -bin %q: want NAME=FILE or NAME=", value)
+		}
+		if file != "" {
+			file = ts.MkAbs(file)
+		}
+		if o.bin == nil {
+			o.bin = map[string]string{}
+		}
+		o.bin[name] = file
+	}
+}
+
+func (o startOptions) zero() bool { return o.pty == "" && o.bin == nil }
+
+// startSpecial starts the implementation as opt asks, with env.
+func (s *state) startSpecial(opt startOptions, env []string) (*Client, error) {
+	if s.cfg.SelfExe == "" {
+		return nil, errors.New("impl start -pty and -bin need the kit's own executable (Config.SelfExe)")
+	}
+	if opt.pty != "" && opt.bin != nil {
+		s.ts.Fatalf("impl start: -pty and -bin cannot be combined")
+	}
+	if opt.pty != "" {
+		return s.startPTY(opt.pty, env)
+	}
+	work := s.ts.Getenv("WORK")
+	scratch, err := os.MkdirTemp(work, ".binoverlay-")
+	if err != nil {
+		return nil, err
+	}
+	o := fakeshell.Overlay{Scratch: scratch, Files: opt.bin}
+	cmd, err := o.Command(s.cfg.SelfExe, s.cfg.Impl, env)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Dir = work
+	return startCmd(cmd, s.cfg.bound(), nil, nil)
+}
+
+// usernsChecks caches the [userns] answer per kit binary: it costs a
+// process start and a mount.
+var usernsChecks sync.Map // SelfExe -> error
+
+// userns evaluates [userns]: whether the runner can start a program in a
+// private mount namespace with an overlay over the directory /bin resolves
+// to (as root, or in an unprivileged user namespace). When it cannot and
+// APEXCHECK_REQUIRE_PROGRAMS is set, that is an error: CI must not skip
+// the fallback-chain scenarios.
+func (cfg *Config) userns() (bool, error) {
+	err := errors.New("the runner has no kit executable (Config.SelfExe) to set the overlay up")
+	if cfg.SelfExe != "" {
+		v, ok := usernsChecks.Load(cfg.SelfExe)
+		if !ok {
+			v, _ = usernsChecks.LoadOrStore(cfg.SelfExe, checkOverlay(cfg.SelfExe))
+		}
+		err, _ = v.(error)
+	}
+	if err != nil && os.Getenv(RequireProgramsVariable) != "" {
+		return false, fmt.Errorf("[userns] is unavailable and %s is set: %v", RequireProgramsVariable, err)
+	}
+	return err == nil, nil
+}
+
+func checkOverlay(self string) error {
+	dir, err := os.MkdirTemp("", "apexcheck-userns-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	o := fakeshell.Overlay{Scratch: dir, Files: map[string]string{"apexcheck-userns-check": ""}, Check: true}
+	cmd, err := o.Command(self, nil, os.Environ())
+	if err != nil {
+		return err
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// cmdFakeshell installs a fake login shell, or shows what one logged:
+//
+//	fakeshell [flags] FILE       install a fake login shell at FILE; it logs
+//	                             every invocation to FILE.log (-log)
+//	fakeshell show [-n N] LOG    print invocation N (default 1) of a log
+//
+// The flags choose the behaviour (fakeshell.Behaviour): -print S (the
+// PATH; default its own $PATH), -pathlen N (a generated PATH of N bytes),
+// -before S and -after S (text around the PATH; S takes Go escapes),
+// -stderr S (printed to stderr first), -silent, -fish2 (entries space-separated), -exit N, -sleep D, -until F
+// (wait for a file), -ignore-term, -hold D (a child holds stdout open),
+// -stdin (read a line), -tty grab|read|grab,read (take or read /dev/tty),
+// -reject (reject -lic as tcsh does), -exec PROG (a recording shell: log,
+// then exec PROG with the same arguments), -tag T, -log F.
+//
+// `show` prints one line per fact, for `stdout` to match: "tag T", one
+// "arg A" per argument, "path P", "home H", "cwd C", "stdin S", "ctty none"
+// or "ctty MAJ:MIN", "leader session" (it leads its session and group),
+// "leader group" (its group only) or "leader none", one "event …" line per
+// event, and "exit N" or "exit none" when it did not exit on its own.
+func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("fakeshell does not support negation")
+	}
+	if len(args) > 0 && args[0] == "show" {
+		showFakeshell(ts, args[1:])
+		return
+	}
+	var b fakeshell.Behaviour
+	fs := newFlags(ts, "fakeshell")
+	path := fs.String("print", "\x00unset", "the PATH to print")
+	fs.IntVar(&b.PathLen, "pathlen", 0, "print a generated PATH of this many bytes")
+	before := fs.String("before", "", "text before the PATH (Go escapes)")
+	after := fs.String("after", "", "text after the PATH (Go escapes)")
+	stderr := fs.String("stderr", "", "text printed to stderr first (Go escapes)")
+	fs.BoolVar(&b.Silent, "silent", false, "print nothing")
+	fs.BoolVar(&b.Fish2, "fish2", false, "print the entries separated by spaces")
+	fs.IntVar(&b.Exit, "exit", 0, "exit status")
+	sleep := fs.Duration("sleep", 0, "wait before printing")
+	until := fs.String("until", "", "wait for this file before printing")
+	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
+	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
+	fs.BoolVar(&b.ReadStdin, "stdin", false, "read a line from stdin")
+	tty := fs.String("tty", "", "grab, read or grab,read: use /dev/tty")
+	fs.BoolVar(&b.Reject, "reject", false, "reject -lic as tcsh does")
+	fs.StringVar(&b.Exec, "exec", "", "record, then exec this program")
+	fs.StringVar(&b.Tag, "tag", "", "name in the log (default the file name)")
+	log := fs.String("log", "", "log file (default FILE.log)")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: fakeshell [flags] FILE | fakeshell show [-n N] LOG")
+	}
+	if *path != "\x00unset" {
+		p := unescape(ts, *path)
+		b.PATH = &p
+	}
+	b.Before, b.After, b.Stderr = unescape(ts, *before), unescape(ts, *after), unescape(ts, *stderr)
+	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
+	if *until != "" {
+		b.Until = ts.MkAbs(*until)
+	}
+	for _, t := range strings.Split(*tty, ",") {
+		switch t {
+		case "grab":
+			b.TTYGrab = true
+		case "read":
+			b.TTYRead = true
+		case "":
+		default:
+			ts.Fatalf("fakeshell -tty %q: want grab, read or grab,read", *tty)
+		}
+	}
+	if *log != "" {
+		b.Log = ts.MkAbs(*log)
+	}
+	ts.Check(fakeshell.Install(cfg.SelfExe, ts.MkAbs(fs.Arg(0)), b))
+}
+
+// unescape reads Go escapes as `text` does.
+func unescape(ts *testscript.TestScript, s string) string {
+	out, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+	if err != nil {
+		ts.Fatalf("%q is not a valid escaped string: %v", s, err)
+	}
+	return out
+}
+
+func showFakeshell(ts *testscript.TestScript, args []string) {
+	fs := newFlags(ts, "fakeshell show")
+	n := fs.Int("n", 1, "which invocation, from 1")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: fakeshell show [-n N] LOG")
+	}
+	invs, err := fakeshell.ReadLog(ts.MkAbs(fs.Arg(0)))
+	ts.Check(err)
+	if *n < 1 || *n > len(invs) {
+		ts.Fatalf("fakeshell show: %s logs %d invocation(s), no invocation %d", fs.Arg(0), len(invs), *n)
+	}
+	inv := invs[*n-1]
+	st := inv.Start
+	var b strings.Builder
+	fmt.Fprintf(&b, "tag %s\n", st.Tag)
+	for _, a := range st.Args {
+		fmt.Fprintf(&b, "arg %s\n", a)
+	}
+	fmt.Fprintf(&b, "path %s\nhome %s\ncwd %s\nstdin %s\nctty %s\n", st.PATH, st.Home, st.Cwd, st.Stdin, st.CTTY)
+	switch {
+	case st.Sid == st.Pid && st.Pgid == st.Pid:
+		b.WriteString("leader session\n")
+	case st.Pgid == st.Pid:
+		b.WriteString("leader group\n")
+	default:
+		b.WriteString("leader none\n")
+	}
+	for _, e := range inv.Events {
+		fmt.Fprintf(&b, "event %s", e.Event)
+		if e.Read != nil {
+			fmt.Fprintf(&b, " read=%q", *e.Read)
+		}
+		if e.Error != "" {
+			fmt.Fprintf(&b, " error=%q", e.Error)
+		}
+		if e.Grabbed {
+			b.WriteString(" grabbed")
+		}
+		if e.Child != 0 {
+			fmt.Fprintf(&b, " child=%d", e.Child)
+		}
+		b.WriteString("\n")
+	}
+	if inv.End != nil && inv.End.Exit != nil {
+		fmt.Fprintf(&b, "exit %d\n", *inv.End.Exit)
+	} else {
+		b.WriteString("exit none\n")
+	}
+	fmt.Fprint(ts.Stdout(), b.String())
+}
