@@ -10,10 +10,14 @@ import (
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/broken"
+	"github.com/apexcheck/apexcheck/internal/roles"
 )
 
-// TestMain makes the test binary serve a variant when asked to.
+// TestMain makes the test binary serve a variant when asked to, and play
+// the helpers the runner re-executes it as (fake login shells and the
+// like, conformance Config.SelfExe).
 func TestMain(m *testing.M) {
+	roles.Dispatch()
 	if len(os.Args) > 2 && os.Args[1] == "broken" {
 		os.Exit(broken.Main(os.Args[2:]))
 	}
