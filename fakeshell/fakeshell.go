@@ -53,6 +53,9 @@ type Behaviour struct {
 	// no line feed added: banners, trailers, escape codes.
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+	// Stderr is printed to stderr before anything else is printed, as
+	// interactive shells without a terminal complain about job control.
+	Stderr string `json:"stderr,omitempty"`
 	// Silent prints nothing at all, as a shell whose rc execs another
 	// shell that reads end-of-file from stdin.
 	Silent bool `json:"silent,omitempty"`

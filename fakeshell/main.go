@@ -79,6 +79,7 @@ func (b Behaviour) run(args []string) int {
 		waitFor(b.Until, 10*time.Minute)
 	}
 	code := b.Exit
+	fmt.Fprint(os.Stderr, b.Stderr)
 	switch {
 	case b.Reject:
 		// tcsh: "Unknown option: `-l'"; nushell: an error about the flag.

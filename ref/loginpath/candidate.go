@@ -16,15 +16,15 @@ const (
 )
 
 // Bound is how long the whole exchange may take, from the start of the
-// shell to the decision (PATH-5, ADR 0045 decision 1).
+// shell to the decision (PATH-6, ADR 0045 decision 1).
 const Bound = 5 * time.Second
 
 // Grace is how long stdout is still read after the shell exits, for output
 // in flight; a descendant holding stdout open cannot stretch the exchange
-// past it (PATH-6). It is the foreground grace of EXEC-19.
+// past it (PATH-7). It is the foreground grace of EXEC-19.
 const Grace = 100 * time.Millisecond
 
-// MaxLen is the longest PATH the probe accepts, in bytes (PATH-10). Linux
+// MaxLen is the longest PATH the probe accepts, in bytes (PATH-13). Linux
 // refuses to exec with any one environment string longer than
 // MAX_ARG_STRLEN (131072 bytes, "PATH=" and the NUL included) and makes
 // argv and envp share ARG_MAX, so a PATH near that size makes every later
@@ -37,7 +37,7 @@ const MaxLen = 32768
 var FallbackShells = []string{"/bin/zsh", "/bin/bash", "/bin/sh"}
 
 // The reasons a probe fails. Each failure leaves the host PATH in place
-// (PATH-12); Result.Err wraps one of them with the detail.
+// (PATH-15); Result.Err wraps one of them with the detail.
 var (
 	ErrNoShell       = errors.New("no login shell: $SHELL is unset or empty and no fallback shell is usable")
 	ErrUnusableShell = errors.New("$SHELL is not a usable shell")
@@ -51,7 +51,7 @@ var (
 )
 
 // Select returns the candidate PATH in a shell's stdout: the text after its
-// last line feed, or all of it when it holds none (PATH-7). It is not
+// last line feed, or all of it when it holds none (PATH-9). It is not
 // trimmed: a trailer printed after the PATH without a line feed stays part
 // of it, and one that ends in a line feed leaves an empty candidate.
 func Select(stdout []byte) []byte {
@@ -59,7 +59,7 @@ func Select(stdout []byte) []byte {
 }
 
 // Check reports why a candidate cannot be used as the PATH, or nil when it
-// can (PATH-8, PATH-9, PATH-10).
+// can (PATH-11, PATH-12, PATH-13).
 func Check(candidate []byte) error {
 	if len(candidate) == 0 {
 		return ErrEmpty

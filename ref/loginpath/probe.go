@@ -44,7 +44,7 @@ type Result struct {
 }
 
 // Cached probes at most once however many goroutines ask, and remembers a
-// failure as firmly as a success (PATH-13, PATH-15).
+// failure as firmly as a success (PATH-18, PATH-19).
 type Cached struct {
 	// Options configure the one probe.
 	Options Options
@@ -71,7 +71,7 @@ func (c *Cached) LoginPATH() (string, bool) {
 var process Cached
 
 // LoginPATH returns this process's login PATH and whether the probe
-// succeeded, probing on the first call (PATH-14). It is what the reference
+// succeeded, probing on the first call (PATH-16). It is what the reference
 // wires into tool.Config.LoginPATH.
 func LoginPATH() (string, bool) { return process.LoginPATH() }
 
@@ -88,7 +88,7 @@ func lookupEnv(env []string, name string) (string, bool) {
 
 // collector keeps what the decision needs of a stdout that may be
 // arbitrarily long: the bytes after the last line feed, at most MaxLen+1 of
-// them (a longer candidate fails PATH-10 whatever it holds), and the first
+// them (a longer candidate fails PATH-13 whatever it holds), and the first
 // RetainLimit bytes verbatim for Options.Select.
 type collector struct {
 	mu      sync.Mutex

@@ -57,7 +57,7 @@ func usable(path string) error {
 	return nil
 }
 
-// Probe runs the login shell once and decides (PATH-1 to PATH-12). It
+// Probe runs the login shell once and decides (PATH-1 to PATH-15). It
 // returns within the bound plus the time SIGKILL takes, whatever the shell
 // does, and leaves nothing of the shell's process group running.
 func Probe(o Options) Result {
@@ -93,7 +93,7 @@ func Probe(o Options) Result {
 // run runs `shell -lic 'printf %s "$PATH"'` and feeds its stdout to out
 // until the exchange ends: at end-of-file or Grace after the shell exits,
 // or at the bound. Whichever way it ends, the shell's process group is
-// then killed (PATH-5, PATH-6). It returns nil only for a shell that
+// then killed (PATH-6, PATH-7, PATH-8). It returns nil only for a shell that
 // exited with status 0 within the bound.
 func run(shell string, env []string, o Options, out io.Writer) error {
 	bound, grace := Bound, Grace
@@ -114,8 +114,8 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 	// null device: the shell can neither read the protocol stream nor
 	// mix its missing-tty noise into anything.
 	cmd.Stdout = w
-	// PATH-4: a new session, so an interactive shell finds no controlling
-	// terminal to take over, read from, or be stopped by.
+	// PATH-4, PATH-5: a new session, so an interactive shell finds no
+	// controlling terminal to take over, read from, or be stopped by.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if o.Attr != nil {
 		cmd.SysProcAttr = o.Attr
@@ -145,7 +145,7 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 	timedOut := false
 	select {
 	case <-exited:
-		// PATH-6: what the shell printed is in the pipe already; output
+		// PATH-7: what the shell printed is in the pipe already; output
 		// still in flight from descendants gets Grace, and a descendant
 		// holding stdout open gets no more than that, never the bound.
 		r.SetReadDeadline(earliest(time.Now().Add(grace), deadline))
@@ -167,13 +167,13 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 		}
 		return fmt.Errorf("%w (%v)", ErrTimeout, bound)
 	}
-	if st := cmd.ProcessState; !st.Success() {
+	if st := cmd.ProcessState; !st.Success() { // PATH-10
 		return fmt.Errorf("%w: %v", ErrExit, st)
 	}
 	return nil
 }
 
-// killGroup ends the probe (PATH-5, PATH-6): SIGKILL to its whole process
+// killGroup ends the probe (PATH-6, PATH-8): SIGKILL to its whole process
 // group, leader and whatever it left behind, since interactive shells
 // ignore SIGTERM; and to the leader itself in case an Options.Attr kept it
 // from leading a group.

@@ -32,6 +32,9 @@ func (t *Tool) spawnEnv(c Call) []string {
 		}
 	}
 	if t.cfg.LoginPATH != nil {
+		// PATH-16, PATH-17: the first run call probes here, before any of
+		// its checks; PATH-20: the login PATH replaces the host's, once;
+		// PATH-15: a failure leaves the host PATH.
 		if path, ok := t.cfg.LoginPATH(); ok {
 			env = setEnv(env, "PATH", path)
 		}
