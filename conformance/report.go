@@ -162,6 +162,24 @@ func CleanMessage(msg string) string {
 	return failDir.ReplaceAllString(msg, "FAIL: $1")
 }
 
+// MaxLog bounds the log a report or terminal shows for one scenario: the
+// end of a log (the failed command and its diff) is what a reader needs,
+// and a scenario that prints 100 000 lines must not bury the rest.
+const MaxLog = 32 << 10
+
+// LogTail returns log cut to its last max bytes, starting at a line, with
+// a first line saying how much was left out.
+func LogTail(log string, max int) string {
+	if len(log) <= max {
+		return log
+	}
+	tail := log[len(log)-max:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return fmt.Sprintf("[… %d bytes of the log left out …]\n%s", len(log)-len(tail), tail)
+}
+
 // FailingLine returns the line of the scenario file at which r failed, or
 // 0 when its message names none (a runner panic, a skipped scenario).
 func FailingLine(r Result) int {

@@ -39,6 +39,9 @@ type (
 		Line      int    `json:"line,omitempty"`
 		Reproduce string `json:"reproduce,omitempty"`
 		WorkDir   string `json:"workDir,omitempty"`
+		// Log is the scenario's full log (every command, its output and
+		// any diff), for failed and errored scenarios.
+		Log string `json:"log,omitempty"`
 		// Expectation and the ledger's clause and reason, with --expect.
 		Expectation Status `json:"expectation,omitempty"`
 		Clause      string `json:"clause,omitempty"`
@@ -88,6 +91,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 		if r.Outcome == Failed || r.Outcome == Errored {
 			line.Line = FailingLine(r)
 			line.Reproduce = rep.Reproduce(r.Scenario)
+			line.Log = LogTail(r.Log, MaxLog)
 		}
 		if rep.Ledger != nil {
 			st, e := rep.Ledger.Classify(r)

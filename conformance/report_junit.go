@@ -138,7 +138,7 @@ func (rep *Report) junitCase(r Result) junitCase {
 		if r.WorkDir != "" {
 			detail += "\nwork directory kept: " + r.WorkDir
 		}
-		c.SystemOut = r.Log
+		c.SystemOut = LogTail(r.Log, MaxLog)
 	}
 	st, e := rep.Ledger.Classify(r)
 	if rep.Ledger != nil && st != None {

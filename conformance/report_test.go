@@ -127,6 +127,18 @@ func TestCleanMessage(t *testing.T) {
 	}
 }
 
+func TestLogTail(t *testing.T) {
+	log := strings.Repeat("0123456789\n", 100) // 1100 bytes
+	if got := LogTail(log, 2000); got != log {
+		t.Errorf("a short log was cut")
+	}
+	got := LogTail(log, 105)
+	want := "[… 1001 bytes of the log left out …]\n" + strings.Repeat("0123456789\n", 9)
+	if got != want {
+		t.Errorf("LogTail = %q, want %q", got, want)
+	}
+}
+
 func TestReproduce(t *testing.T) {
 	tests := []struct {
 		command, name, want string

@@ -408,6 +408,10 @@ func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, 
 		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
 	case st == conformance.ExpectedFailure:
 		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
+	case verbose && (r.Outcome == conformance.Failed || r.Outcome == conformance.Errored) && r.Log != "":
+		// The whole log: each command, its output and the diff of a
+		// failed comparison, which the one-line message leaves out.
+		fmt.Fprintln(w, indent(conformance.LogTail(r.Log, conformance.MaxLog)))
 	case r.Outcome != conformance.Passed && r.Message != "":
 		fmt.Fprintln(w, indent(r.Message))
 	}

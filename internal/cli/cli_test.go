@@ -497,7 +497,9 @@ func TestProgress(t *testing.T) {
 func TestVerboseAndParallel(t *testing.T) {
 	mixed(t)
 	_, stdout, _ := run(t, "--impl", ref, "--progress", "off", "-v", "--parallel", "3", "--bound", "20s")
-	for _, want := range []string{"PASSED   call_ok", "SKIPPED  exec_needs", "FAILED   exec_fails"} {
+	// With -v a failure shows its whole log: every command, not only the
+	// FAIL line.
+	for _, want := range []string{"PASSED   call_ok", "SKIPPED  exec_needs", "FAILED   exec_fails", "    > call '{\"command\":\"echo hi\"}'"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-v output lacks %q:\n%s", want, stdout)
 		}
