@@ -171,6 +171,7 @@ var unknownClasses = []string{
 	ReasonParse, ReasonRedirection, ReasonComment, ReasonNegation, ReasonTime,
 	ReasonCoproc, ReasonCompound, ReasonFunction, ReasonReserved, ReasonAssignment,
 	ReasonDeclaration, ReasonCommandWord, ReasonExpansion, ReasonGlob, ReasonTilde,
+	ReasonEvaluation, ReasonLookup,
 }
 
 // TestCommandsCorpusShape checks the corpus itself: its size, that each

@@ -3,10 +3,12 @@ package permission
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/apexcheck/apexcheck/protocol"
@@ -93,6 +95,48 @@ func oracle(command string, c Classification) error {
 			syntax.IsKeyword(word) || declarationBuiltins[word] {
 			return fmt.Errorf("segment %q has command word %q", c.Segments[i], word)
 		}
+		if err := oracleBuiltin(ce.Args); err != nil {
+			return fmt.Errorf("segment %q: %v", c.Segments[i], err)
+		}
+	}
+	return nil
+}
+
+// oracleBuiltin checks PERM-26 and PERM-44 to PERM-46 the way bash sees the
+// words: their values after mvdan.cc/sh's own quote removal, and the
+// builtin bash runs behind any number of `builtin` and `command` prefixes,
+// whose options bash reads up to the first word not starting with `-` or
+// just after `--`.
+func oracleBuiltin(words []*syntax.Word) error {
+	values := make([]string, len(words))
+	for i, w := range words {
+		f, err := expand.Fields(nil, w)
+		if err != nil || len(f) != 1 {
+			return fmt.Errorf("word %d expands to %q (%v)", i, f, err)
+		}
+		values[i] = f[0]
+	}
+	name, args := values[0], values[1:]
+	for name == "builtin" || name == "command" {
+		i := 0
+		for i < len(args) && strings.HasPrefix(args[i], "-") {
+			i++
+			if args[i-1] == "--" {
+				break
+			}
+		}
+		if i == len(args) {
+			return nil
+		}
+		name, args = args[i], args[i+1:]
+	}
+	bracket := slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "[") })
+	switch {
+	case slices.Contains([]string{"declare", "export", "local", "readonly", "typeset", "nameref", "let"}, name),
+		slices.Contains([]string{"read", "mapfile", "readarray", "getopts", "compgen", "alias", "hash", "enable"}, name),
+		name == "printf" && len(args) > 0 && strings.HasPrefix(args[0], "-"),
+		slices.Contains([]string{"test", "[", "unset", "wait"}, name) && bracket:
+		return fmt.Errorf("runs builtin %s with arguments %q", name, args)
 	}
 	return nil
 }
@@ -121,6 +165,10 @@ func TestOracleCatchesOverClaims(t *testing.T) {
 		{"{ ls; }", []string{"ls"}},
 		{"ls\r", []string{"ls"}},
 		{"echo \"$\\\n(id)\"", []string{"echo \"$\\\n(id)\""}},
+		{"printf -v 'a[$(id)]' x", []string{"printf -v 'a[$(id)]' x"}},
+		{"command -p \\read x", []string{"command -p \\read x"}},
+		{"builtin -- test -v 'a[$(id)]'", []string{"builtin -- test -v 'a[$(id)]'"}},
+		{"alias ls=rm", []string{"alias ls=rm"}},
 	}
 	for _, c := range claims {
 		if oracle(c.command, Classification{Segments: c.segments}) == nil {

@@ -45,6 +45,8 @@ const (
 	ReasonReserved     = "reserved"     // PERM-24: a reserved word as the command word
 	ReasonAssignment   = "assignment"   // PERM-25: a prefix or bare assignment
 	ReasonDeclaration  = "declaration"  // PERM-26: a declaration builtin
+	ReasonEvaluation   = "evaluation"   // PERM-44: a builtin that evaluates text it assigns
+	ReasonLookup       = "lookup"       // PERM-45: a builtin that changes what a command word runs
 	ReasonCommandWord  = "command-word" // PERM-27: a quoted, escaped or non-literal command word
 	ReasonExpansion    = "expansion"    // PERM-28: `$` outside single quotes, or a backtick
 	ReasonGlob         = "glob"         // PERM-29: unquoted * ? [ ] { }
@@ -292,6 +294,10 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 		if !s.word(w) {
 			return false
 		}
+	}
+	// PERM-44 to PERM-46, once every word is known to be plain text.
+	if !s.builtin(lit.Value, c.Args[1:]) {
+		return false
 	}
 	start, end := c.Pos().Offset(), c.End().Offset()
 	// The span of a simple command starts at its first word and ends at

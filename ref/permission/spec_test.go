@@ -2,6 +2,7 @@ package permission
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +167,30 @@ func TestAnswerFields(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("answer JSON %s lacks %s", b, want)
 		}
+	}
+}
+
+// TestZeroGrammarIsReference: a Grammar with no piece replaced answers as
+// the reference, and each replacement reaches the answer.
+func TestZeroGrammarIsReference(t *testing.T) {
+	rm := "rm:*"
+	rules := []protocol.Rule{{Source: "session", Behavior: Deny, Content: &rm}}
+	p := parsed(t, `{"command":"ls && rm -rf build"}`)
+	want := Answer(rules, p)
+	if got := (Grammar{}).Answer(rules, p); !reflect.DeepEqual(got, want) {
+		t.Fatalf("zero Grammar answers %+v, reference %+v", got, want)
+	}
+	if got := (Grammar{DenyEvery: true}).Answer(rules, p); got.Decision != Ask {
+		t.Errorf("DenyEvery: decision %q, want ask", got.Decision)
+	}
+	unknown := func(string) Classification { return Classification{Unknown: true, Reason: "test: all"} }
+	if got := (Grammar{Classify: unknown}).Answer(nil, p); !got.Unknown {
+		t.Error("Classify replacement not used")
+	}
+	nbsp := parsed(t, `{"command":"ls"}`)
+	rule := "ls\u00a0"
+	allow := []protocol.Rule{{Source: "session", Behavior: Allow, Content: &rule}}
+	if got := (Grammar{IsSpace: func(r rune) bool { return r == ' ' }}).Answer(allow, nbsp); got.Decision != Ask {
+		t.Errorf("IsSpace replacement not used: decision %q", got.Decision)
 	}
 }
