@@ -84,9 +84,13 @@ func StartClientTrace(argv, env []string, dir string, bound time.Duration, trace
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
 	cmd.Dir = dir
-	// Its own process group, so a stuck implementation and whatever it
-	// started in its group can be killed together.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own session, hence its own process group, so a stuck
+	// implementation and whatever it started in its group can be killed
+	// together; and no controlling terminal, so a scenario sees the same
+	// implementation whether apexcheck runs in a terminal or in CI, and an
+	// implementation whose login shell grabs the terminal cannot take the
+	// user's (terminal scenarios give it one of their own: impl start -pty).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	return startCmd(cmd, bound, trace, nil)
 }
 

@@ -19,7 +19,8 @@ func (o Overlay) Command(self string, argv []string, env []string) (*exec.Cmd, e
 	}
 	cmd := exec.Command(self, argv...)
 	cmd.Env = append(append([]string(nil), env...), RoleVariable+"="+OverlayRole, OverlayVariable+"="+string(spec))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setpgid: true}
+	// A session of its own, as the runner starts any implementation.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
 	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
 		// Unprivileged: a user namespace in which the runner is root, so
 		// it may mount; files it creates still belong to the runner.
