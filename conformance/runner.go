@@ -47,9 +47,11 @@ type Config struct {
 	Bound time.Duration
 	// KeepWork keeps the work directory of failed and errored scenarios.
 	KeepWork bool
-	// SelfExe is an executable that runs fake login shells when started with
-	// APEXCHECK_ROLE=fakeshell (see package fakeshell). Empty disables the
-	// fakeshell command.
+	// SelfExe is an executable that plays the kit's helpers by the value of
+	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
+	// program run with /bin changed (binoverlay) and the session leader of
+	// a terminal scenario (ptyjob). Empty disables the fakeshell command,
+	// impl start -pty and -bin, and makes [userns] false.
 	SelfExe string
 	// Capabilities overrides the handshake's capabilities when set (tests).
 	Capabilities map[string]bool
