@@ -44,6 +44,7 @@ func probes(cwd string) []probe {
 		{name: "call that succeeds", req: call(`{"command":"echo hi"}`), want: "resultResponse"},
 		{name: "call that exits non-zero", req: call(`{"command":"echo partial; exit 3"}`), want: "resultResponse"},
 		{name: "call with no output", req: call(`{"command":"true"}`), want: "resultResponse"},
+		{name: "call with truncated output", req: call(`{"command":"seq 3000"}`), want: "resultResponse"},
 		{name: "call with a timeout", req: call(`{"command":"sleep 5","timeout":0.2}`), want: "resultResponse"},
 		{name: "call with arguments that are not an object", req: call(`"ls"`), want: "resultResponse"},
 		{name: "call in a missing directory", req: protocol.Request{Type: protocol.TypeCall,

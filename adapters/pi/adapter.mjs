@@ -101,9 +101,17 @@ function execution(call) {
 	return e;
 }
 
+// truncation keeps the members the protocol defines (PROTO-8); pi's
+// TruncationResult also carries the truncated content itself and a
+// head-truncation flag, which the model never sees.
+function truncation(t) {
+	const keys = ["truncated", "truncatedBy", "totalLines", "totalBytes", "outputLines", "outputBytes", "lastLinePartial", "maxLines", "maxBytes"];
+	return Object.fromEntries(keys.map((k) => [k, t[k] ?? null]));
+}
+
 function details(toolDetails, exec) {
 	const d = {};
-	if (toolDetails?.truncation) d.truncation = toolDetails.truncation;
+	if (toolDetails?.truncation) d.truncation = truncation(toolDetails.truncation);
 	if (toolDetails?.fullOutputPath) d.fullOutputPath = toolDetails.fullOutputPath;
 	if (exec) d.execution = exec;
 	return Object.keys(d).length > 0 ? d : undefined;
