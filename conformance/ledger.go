@@ -105,8 +105,11 @@ func ParseLedger(data []byte) (*Ledger, error) {
 }
 
 // CheckSuite checks that the ledger was made for this suite and that every
-// entry names a scenario of it and a clause that scenario cites.
-func (l *Ledger) CheckSuite(suite, kit string, scenarios []Scenario) error {
+// entry names a scenario of it and a clause the spec defines. The clause
+// need not be one the scenario cites: a scenario can fail on a rule it
+// relies on rather than the one it is about (a footer check that fails
+// because lines are counted differently violates the counting rule).
+func (l *Ledger) CheckSuite(suite, kit string, scenarios []Scenario, clauses []Clause) error {
 	name := l.Path
 	if name == "" {
 		name = "ledger"
@@ -119,21 +122,20 @@ func (l *Ledger) CheckSuite(suite, kit string, scenarios []Scenario) error {
 		return fmt.Errorf("%w: %s is for kit %s, but this is kit %s; rerun with --write-expect to draft a new ledger and review every entry",
 			ErrLedger, name, l.Kit, kit)
 	}
-	byName := map[string]Scenario{}
+	known := map[string]bool{}
 	for _, s := range scenarios {
-		byName[s.Name] = s
+		known[s.Name] = true
+	}
+	defined := map[string]bool{}
+	for _, c := range clauses {
+		defined[c.ID] = true
 	}
 	for _, e := range l.Expected {
-		s, ok := byName[e.Scenario]
-		if !ok {
+		if !known[e.Scenario] {
 			return fmt.Errorf("%w: %s: no scenario %s in this suite", ErrLedger, name, e.Scenario)
 		}
-		cited := false
-		for _, c := range s.Clauses {
-			cited = cited || c == e.Clause
-		}
-		if !cited {
-			return fmt.Errorf("%w: %s: %s does not cite %s (it cites %s)", ErrLedger, name, e.Scenario, e.Clause, strings.Join(s.Clauses, " "))
+		if !defined[e.Clause] {
+			return fmt.Errorf("%w: %s: %s: the spec defines no clause %s", ErrLedger, name, e.Scenario, e.Clause)
 		}
 	}
 	return nil

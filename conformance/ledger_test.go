@@ -43,11 +43,13 @@ func TestLedgerCheckSuite(t *testing.T) {
 		{"digest wins over kit", Ledger{Suite: "sha256:bb", Kit: "1.0"}, "is for suite sha256:bb"},
 		{"other kit", Ledger{Kit: "0.9"}, "is for kit 0.9, but this is kit 1.0"},
 		{"unknown scenario", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_z", Clause: "EXEC-1", Reason: "r"}}}, "no scenario exec_z"},
-		{"clause not cited", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-1", Reason: "r"}}}, "exec_b does not cite EXEC-1"},
+		{"clause cited elsewhere", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-1", Reason: "r"}}}, ""},
+		{"clause undefined", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-9", Reason: "r"}}}, "the spec defines no clause EXEC-9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.ledger.CheckSuite("sha256:aa", "1.0", suite)
+			clauses := []Clause{{ID: "EXEC-1"}, {ID: "EXEC-2"}, {ID: "EXEC-3"}}
+			err := tt.ledger.CheckSuite("sha256:aa", "1.0", suite, clauses)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("unexpected error %v", err)

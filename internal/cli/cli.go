@@ -264,9 +264,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// brought up to date.
 	var ledger, previous *conformance.Ledger
 	if f.expect != "" {
+		var clauses []conformance.Clause
+		if clauses, err = conformance.LoadClauses(suite.Spec); err != nil {
+			fmt.Fprintln(stderr, "apexcheck:", err)
+			return ExitUsage
+		}
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
-			err = ledger.CheckSuite(digest, version.Kit, all)
+			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
 		}
 		switch {
 		case err != nil && previous != nil && f.writeExpect != "":

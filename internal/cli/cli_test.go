@@ -290,7 +290,7 @@ func TestExpectLedger(t *testing.T) {
 			conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
 		{"other suite", writeLedger(t, "sha256:0000000000000000", "", fails, errs), ExitUsage, "is for suite sha256:000000000000, but this kit"},
 		{"other kit", writeLedger(t, "", "0.0.0-other", fails, errs), ExitUsage, "is for kit 0.0.0-other"},
-		{"clause not cited", writeLedger(t, digest, "", conformance.Expectation{Scenario: "exec_fails", Clause: "CALL-1", Reason: "r"}), ExitUsage, "does not cite CALL-1"},
+		{"clause undefined", writeLedger(t, digest, "", conformance.Expectation{Scenario: "exec_fails", Clause: "CALL-9", Reason: "r"}), ExitUsage, "the spec defines no clause CALL-9"},
 		{"missing file", filepath.Join(t.TempDir(), "none.json"), ExitUsage, "no such file"},
 	}
 	for _, tt := range tests {
