@@ -232,7 +232,8 @@ func (l *Ledger) Evaluate(results []Result) Verdict {
 // DraftLedger writes a ledger listing every result that failed or errored,
 // pinned to suite, for a person to review. Entries keep the clause and
 // reason of the previous ledger (which may be nil) where it lists the same
-// scenario; new entries get the scenario's first cited clause and a reason
+// scenario (and an entry that accepts either failed or errored keeps doing
+// so); new entries get the scenario's first cited clause and a reason
 // starting "TODO", which a reviewer replaces after reading the failure.
 func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, implementation string) error {
 	l := Ledger{Suite: suite, Kit: kit, Implementation: implementation, Expected: []Expectation{}}
@@ -240,6 +241,9 @@ func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, im
 		e := Expectation{Scenario: r.Scenario.Name, Outcome: r.Outcome}
 		if old := previous.Lookup(r.Scenario.Name); old != nil {
 			e.Clause, e.Reason = old.Clause, old.Reason
+			if old.Outcome == "" {
+				e.Outcome = "" // the reviewer accepted either failed or errored
+			}
 		} else {
 			if len(r.Scenario.Clauses) > 0 {
 				e.Clause = r.Scenario.Clauses[0]

@@ -111,7 +111,10 @@ func TestLedgerEvaluateRatchet(t *testing.T) {
 }
 
 func TestDraftLedger(t *testing.T) {
-	prev := &Ledger{Kit: "1", Expected: []Expectation{{Scenario: "call_b", Clause: "CALL-2", Reason: "reviewed <reason>"}}}
+	prev := &Ledger{Kit: "1", Expected: []Expectation{
+		{Scenario: "call_b", Outcome: Failed, Clause: "CALL-2", Reason: "reviewed <reason>"},
+		{Scenario: "exec_c", Clause: "EXEC-2", Reason: "flaky between failed and errored"},
+	}}
 	var buf bytes.Buffer
 	if err := DraftLedger(&buf, sample().Results, prev, "sha256:new", "2", "impl 1.2"); err != nil {
 		t.Fatal(err)
@@ -126,6 +129,14 @@ func TestDraftLedger(t *testing.T) {
 	if e := l.Lookup("call_b"); e.Reason != "reviewed <reason>" || e.Outcome != Failed {
 		t.Errorf("kept entry %+v", e)
 	}
+	if e := l.Lookup("exec_c"); e.Clause != "EXEC-2" || e.Outcome != "" {
+		t.Errorf("entry accepting either outcome %+v", e)
+	}
+	buf.Reset()
+	if err := DraftLedger(&buf, sample().Results, nil, "sha256:new", "2", "impl 1.2"); err != nil {
+		t.Fatal(err)
+	}
+	l, _ = ParseLedger(buf.Bytes())
 	if e := l.Lookup("exec_c"); e.Clause != "EXEC-1" || e.Reason != "TODO: review: FAIL: exec_c.txtar:3: [errored] implementation closed stdout" || e.Outcome != Errored {
 		t.Errorf("new entry %+v", e)
 	}
