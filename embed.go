@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed spec testdata/scripts
+//go:embed spec testdata/scripts testdata/permissions
 var files embed.FS
 
 // Spec is the spec/ directory: one Markdown file per area.
@@ -16,6 +16,11 @@ var Spec = mustSub("spec")
 
 // Scripts is the directory of scenario files (*.txtar).
 var Scripts = mustSub("testdata/scripts")
+
+// Permissions is the permission corpus (commands.json, rules.json,
+// engine.json and its README), which the perm scenarios run through the
+// protocol with the runner's permcorpus command.
+var Permissions = mustSub("testdata/permissions")
 
 func mustSub(dir string) fs.FS {
 	sub, err := fs.Sub(files, dir)

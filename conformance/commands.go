@@ -30,6 +30,7 @@ import (
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
 //	permission [-rules F] JSON                    print every permission function's answer
+//	permcorpus [-local] [-class C] [-cites ID] F  run permission corpus entries, report each disagreement (permcorpus.go)
 //	no-survivors [-within D]                      no process the implementation started is alive
 //	waitfile [-within D] FILE [REGEXP]            wait for a file (and a line in it)
 //	capture NAME REGEXP                           set $NAME from the last result's text
@@ -50,6 +51,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"updates":      cmdUpdates,
 		"render":       cmdRender,
 		"permission":   cmdPermission,
+		"permcorpus":   cmdPermcorpus,
 		"no-survivors": cmdNoSurvivors,
 		"waitfile":     cmdWaitfile,
 		"capture":      cmdCapture,
