@@ -26,7 +26,9 @@ import (
 //	  "implementation": "pi-coding-agent 0.73.1",
 //	  "expected": [
 //	    {"scenario": "exec_login_shell", "outcome": "failed", "clause": "EXEC-1",
-//	     "reason": "pi runs bash -c, not bash -lc"}
+//	     "reason": "pi runs bash -c, not bash -lc"},
+//	    {"scenario": "exec_abort_before_spawn", "clause": "EXEC-11", "flaky": true,
+//	     "reason": "pi spawns, then kills: the command races the kill"}
 //	  ]
 //	}
 type Ledger struct {
@@ -51,6 +53,12 @@ type Expectation struct {
 	// Clause is the clause the implementation violates; Reason says how.
 	Clause string `json:"clause"`
 	Reason string `json:"reason"`
+	// Flaky marks a failure that depends on timing in the implementation
+	// itself (a race the implementation loses only sometimes): a pass is
+	// then accepted too. The reason must say what races. It weakens the
+	// ratchet for that one scenario, so use it only for a race the
+	// implementation really has, never to quiet a flaky scenario.
+	Flaky bool `json:"flaky,omitempty"`
 }
 
 // ErrLedger wraps every problem with a ledger itself (unreadable, malformed,
@@ -171,6 +179,8 @@ const (
 	UnexpectedPass Status = "unexpected-pass"
 	// ExpectedNotRun: the ledger lists it, but it was skipped.
 	ExpectedNotRun Status = "expected-not-run"
+	// FlakyPass: the ledger lists it as flaky, and this time it passed.
+	FlakyPass Status = "flaky-pass"
 )
 
 // Classify compares one result with the ledger (which may be nil).
@@ -187,6 +197,8 @@ func (l *Ledger) Classify(r Result) (Status, *Expectation) {
 		return UnexpectedFailure, nil
 	case e == nil:
 		return None, nil
+	case r.Outcome == Passed && e.Flaky:
+		return FlakyPass, e
 	case r.Outcome == Passed:
 		return UnexpectedPass, e
 	case r.Outcome == Skipped:
@@ -204,6 +216,7 @@ type Verdict struct {
 	Unexpected []Result // failed or errored, not (or differently) listed
 	Fixed      []Result // listed, but passed
 	NotRun     []Result // listed, but skipped
+	FlakyPass  []Result // listed as flaky, and passed this time
 }
 
 // OK reports whether the run matches the ledger exactly (entries for
@@ -224,6 +237,8 @@ func (l *Ledger) Evaluate(results []Result) Verdict {
 			v.Fixed = append(v.Fixed, r)
 		case ExpectedNotRun:
 			v.NotRun = append(v.NotRun, r)
+		case FlakyPass:
+			v.FlakyPass = append(v.FlakyPass, r)
 		}
 	}
 	return v
@@ -233,14 +248,22 @@ func (l *Ledger) Evaluate(results []Result) Verdict {
 // pinned to suite, for a person to review. Entries keep the clause and
 // reason of the previous ledger (which may be nil) where it lists the same
 // scenario (and an entry that accepts either failed or errored keeps doing
-// so); new entries get the scenario's first cited clause and a reason
+// so, and a flaky entry stays even when it passed); new entries get the scenario's first cited clause and a reason
 // starting "TODO", which a reviewer replaces after reading the failure.
 func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, implementation string) error {
 	l := Ledger{Suite: suite, Kit: kit, Implementation: implementation, Expected: []Expectation{}}
-	for _, r := range NotPassing(results) {
+	for _, r := range results {
+		old := previous.Lookup(r.Scenario.Name)
+		bad := r.Outcome == Failed || r.Outcome == Errored
+		if !bad && (old == nil || !old.Flaky || r.Outcome != Passed) {
+			continue // a flaky entry stays although it passed this time
+		}
 		e := Expectation{Scenario: r.Scenario.Name, Outcome: r.Outcome}
-		if old := previous.Lookup(r.Scenario.Name); old != nil {
-			e.Clause, e.Reason = old.Clause, old.Reason
+		if !bad {
+			e.Outcome = old.Outcome
+		}
+		if old != nil {
+			e.Clause, e.Reason, e.Flaky = old.Clause, old.Reason, old.Flaky
 			if old.Outcome == "" {
 				e.Outcome = "" // the reviewer accepted either failed or errored
 			}

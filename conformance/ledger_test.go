@@ -64,6 +64,7 @@ func TestLedgerClassify(t *testing.T) {
 	l := &Ledger{Kit: "1", Expected: []Expectation{
 		{Scenario: "exec_any", Clause: "EXEC-1", Reason: "r"},
 		{Scenario: "exec_failed", Outcome: Failed, Clause: "EXEC-1", Reason: "r"},
+		{Scenario: "exec_flaky", Clause: "EXEC-1", Reason: "races", Flaky: true},
 	}}
 	tests := []struct {
 		ledger  *Ledger
@@ -81,6 +82,8 @@ func TestLedgerClassify(t *testing.T) {
 		{l, "exec_any", Skipped, ExpectedNotRun},
 		{l, "exec_failed", Failed, ExpectedFailure},
 		{l, "exec_failed", Errored, UnexpectedFailure},
+		{l, "exec_flaky", Passed, FlakyPass},
+		{l, "exec_flaky", Failed, ExpectedFailure},
 	}
 	for _, tt := range tests {
 		got, _ := tt.ledger.Classify(Result{Scenario: Scenario{Name: tt.name}, Outcome: tt.outcome})
@@ -108,12 +111,19 @@ func TestLedgerEvaluateRatchet(t *testing.T) {
 	if v := l.Evaluate(rep.Results); v.OK() || len(v.Unexpected) != 1 {
 		t.Errorf("an unlisted failure must fail the run: %+v", v)
 	}
+	l.Expected[0].Flaky = true
+	rep = sample()
+	rep.Results[1].Outcome = Passed
+	if v := l.Evaluate(rep.Results); !v.OK() || len(v.FlakyPass) != 1 {
+		t.Errorf("a flaky entry that passes must not fail the run: %+v", v)
+	}
 }
 
 func TestDraftLedger(t *testing.T) {
 	prev := &Ledger{Kit: "1", Expected: []Expectation{
 		{Scenario: "call_b", Outcome: Failed, Clause: "CALL-2", Reason: "reviewed <reason>"},
 		{Scenario: "exec_c", Clause: "EXEC-2", Reason: "flaky between failed and errored"},
+		{Scenario: "call_a", Clause: "CALL-1", Reason: "races", Flaky: true},
 	}}
 	var buf bytes.Buffer
 	if err := DraftLedger(&buf, sample().Results, prev, "sha256:new", "2", "impl 1.2"); err != nil {
@@ -123,7 +133,7 @@ func TestDraftLedger(t *testing.T) {
 	if err != nil {
 		t.Fatalf("draft does not parse: %v\n%s", err, buf.String())
 	}
-	if l.Suite != "sha256:new" || len(l.Expected) != 2 {
+	if l.Suite != "sha256:new" || len(l.Expected) != 3 {
 		t.Fatalf("draft %+v", l)
 	}
 	if e := l.Lookup("call_b"); e.Reason != "reviewed <reason>" || e.Outcome != Failed {
@@ -131,6 +141,9 @@ func TestDraftLedger(t *testing.T) {
 	}
 	if e := l.Lookup("exec_c"); e.Clause != "EXEC-2" || e.Outcome != "" {
 		t.Errorf("entry accepting either outcome %+v", e)
+	}
+	if e := l.Lookup("call_a"); e == nil || !e.Flaky || e.Reason != "races" {
+		t.Errorf("a flaky entry that passed this time was dropped: %+v", e)
 	}
 	buf.Reset()
 	if err := DraftLedger(&buf, sample().Results, nil, "sha256:new", "2", "impl 1.2"); err != nil {

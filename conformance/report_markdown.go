@@ -34,8 +34,12 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		if !v.OK() {
 			verdict = "does **not** match the ledger"
 		}
-		fmt.Fprintf(b, "Expectation ledger `%s`: the run %s (%d expected failures, %d unexpected failures, %d listed scenarios now passing).\n\n",
+		fmt.Fprintf(b, "Expectation ledger `%s`: the run %s (%d expected failures, %d unexpected failures, %d listed scenarios now passing",
 			rep.Ledger.Path, verdict, len(v.Expected), len(v.Unexpected), len(v.Fixed))
+		if len(v.FlakyPass) > 0 {
+			fmt.Fprintf(b, ", %d listed as flaky passed this time", len(v.FlakyPass))
+		}
+		b.WriteString(").\n\n")
 	}
 	if len(v.Unexpected) > 0 {
 		title := "Failures"

@@ -413,6 +413,8 @@ func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, 
 		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
 	case st == conformance.ExpectedFailure:
 		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
+	case st == conformance.FlakyPass:
+		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
 	case verbose && (r.Outcome == conformance.Failed || r.Outcome == conformance.Errored) && r.Log != "":
 		// The whole log: each command, its output and the diff of a
 		// failed comparison, which the one-line message leaves out.
@@ -491,6 +493,9 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 	} else {
 		fmt.Fprintf(w, "the run does NOT match the ledger %s: %d expected failures, %d unexpected failures, %d listed scenarios now pass",
 			l.Path, len(v.Expected), len(v.Unexpected), len(v.Fixed))
+	}
+	if len(v.FlakyPass) > 0 {
+		fmt.Fprintf(w, " (%d listed as flaky passed this time)", len(v.FlakyPass))
 	}
 	if len(v.NotRun) > 0 {
 		fmt.Fprintf(w, " (%d listed scenarios did not run)", len(v.NotRun))

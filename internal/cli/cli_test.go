@@ -286,6 +286,8 @@ func TestExpectLedger(t *testing.T) {
 		{"pinned by kit", writeLedger(t, "", version.Kit, fails, errs), ExitConformant, "2 expected failures"},
 		{"unexpected failure", writeLedger(t, digest, "", fails), ExitNotConformant, "ERRORED  exec_errors"},
 		{"expected failure passes (ratchet)", writeLedger(t, digest, "", fails, errs, passes), ExitNotConformant, "XPASS    call_ok"},
+		{"flaky entry passes", writeLedger(t, digest, "", fails, errs,
+			conformance.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "races", Flaky: true}), ExitConformant, "(1 listed as flaky passed this time)"},
 		{"failed listed as errored", writeLedger(t, digest, "", errs,
 			conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
 		{"other suite", writeLedger(t, "sha256:0000000000000000", "", fails, errs), ExitUsage, "is for suite sha256:000000000000, but this kit"},
