@@ -25,10 +25,13 @@ type Clause struct {
 	File string
 }
 
-// clausePattern matches the start of a clause paragraph:
+// clausePattern matches a clause paragraph, its lines joined by spaces:
 //
 //	**EXEC-7** (MUST; seed bash.ts resolveTimeoutMs) Text…
 var clausePattern = regexp.MustCompile(`^\*\*([A-Z]+-[0-9]+)\*\* \((MUST|SHOULD|MAY)(?:; ([^)]*))?\)\s*(.*)$`)
+
+// clauseStart marks a paragraph that means to be a clause.
+var clauseStart = regexp.MustCompile(`^\*\*[A-Z]+-[0-9]+\*\*`)
 
 // LoadClauses reads every clause of the spec files in fsys.
 func LoadClauses(fsys fs.FS) ([]Clause, error) {
@@ -59,39 +62,54 @@ func LoadClauses(fsys fs.FS) ([]Clause, error) {
 	return out, nil
 }
 
+// parseClauses reads the clauses of one spec file. A paragraph that starts
+// like a clause but does not parse as one is an error, never skipped: a
+// clause the index cannot see is a clause no test checks.
 func parseClauses(file string, data []byte) ([]Clause, error) {
 	var out []Clause
-	var cur *Clause
+	for _, para := range paragraphs(data) {
+		if !clauseStart.MatchString(para) {
+			continue
+		}
+		m := clausePattern.FindStringSubmatch(para)
+		if m == nil {
+			return nil, fmt.Errorf("spec/%s: malformed clause header: %.80s", file, para)
+		}
+		if m[3] == "" {
+			return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])
+		}
+		out = append(out, Clause{ID: m[1], Level: m[2], Provenance: strings.TrimSpace(m[3]), Text: strings.TrimSpace(m[4]), File: file})
+	}
+	return out, nil
+}
+
+// paragraphs splits Markdown text into paragraphs, each with its lines
+// joined by single spaces. Headings and blank lines end a paragraph.
+func paragraphs(data []byte) []string {
+	var out []string
+	var cur []string
 	flush := func() {
-		if cur != nil {
-			cur.Text = strings.TrimSpace(cur.Text)
-			out = append(out, *cur)
+		if len(cur) > 0 {
+			out = append(out, strings.Join(cur, " "))
 			cur = nil
 		}
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if m := clausePattern.FindStringSubmatch(line); m != nil {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
 			flush()
-			if m[3] == "" {
-				return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])
-			}
-			cur = &Clause{ID: m[1], Level: m[2], Provenance: strings.TrimSpace(m[3]), Text: m[4], File: file}
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		case strings.HasPrefix(line, "#"):
 			flush()
-			continue
+			out = append(out, line)
+		default:
+			cur = append(cur, line)
 		}
-		cur.Text += " " + strings.TrimSpace(line)
 	}
 	flush()
-	return out, nil
+	return out
 }
 
 // lessID orders clause IDs by area, then number.

@@ -52,6 +52,13 @@ func TestParseClauses(t *testing.T) {
 	if _, err := parseClauses("x.md", []byte("**EXEC-3** (MUST) no provenance\n")); err == nil {
 		t.Fatal("a clause without provenance was accepted")
 	}
+	wrapped := "**EXEC-4** (MUST; seed a long\nprovenance) Text.\n"
+	if got, err := parseClauses("x.md", []byte(wrapped)); err != nil || len(got) != 1 || got[0].Provenance != "seed a long provenance" {
+		t.Fatalf("a header wrapped over two lines: %+v, %v", got, err)
+	}
+	if _, err := parseClauses("x.md", []byte("**EXEC-5** (MUSTN'T; x) Text.\n")); err == nil {
+		t.Fatal("a malformed clause header was skipped silently")
+	}
 }
 
 func TestLookup(t *testing.T) {
