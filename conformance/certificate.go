@@ -16,9 +16,12 @@ import (
 // MUST clause — ran and passed: a MUST scenario skipped because the
 // implementation does not declare a capability it needs, or not run at
 // all, denies certification just as a failure does (Kubernetes
-// conformance forbids skipping required tests). Scenarios citing only
-// SHOULD and MAY clauses are reported but never deny it. An expectation
-// ledger never turns a failure into a pass here.
+// conformance forbids skipping required tests). A scenario that skips
+// itself because it does not apply (one written for implementations
+// without a capability, run against one that has it) is not applicable and
+// denies nothing. Scenarios citing only SHOULD and MAY clauses are reported
+// but never deny it. An expectation ledger never turns a failure into a
+// pass here.
 type Certificate struct {
 	Certified      bool                    `json:"certified"`
 	Implementation protocol.Implementation `json:"implementation"`
@@ -30,21 +33,23 @@ type Certificate struct {
 	// Denied lists why certification was denied: MUST scenarios that
 	// failed, errored, were skipped or did not run.
 	Denied []string `json:"denied,omitempty"`
-	// Notes lists SHOULD and MAY scenarios that did not pass.
+	// Notes lists SHOULD and MAY scenarios that did not pass, and
+	// scenarios that skipped themselves as not applicable.
 	Notes []string `json:"notes,omitempty"`
 }
 
 // CertificateTotals are the counts a certificate states.
 type CertificateTotals struct {
-	Passed       int `json:"passed"`
-	Failed       int `json:"failed"`
-	Errored      int `json:"errored"`
-	Skipped      int `json:"skipped"`
-	Total        int `json:"total"`
-	MustTotal    int `json:"mustScenarios"`
-	MustPassed   int `json:"mustPassed"`
-	MustClauses  int `json:"mustClauses"`
-	MustVerified int `json:"mustClausesVerified"`
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Errored       int `json:"errored"`
+	Skipped       int `json:"skipped"`
+	Total         int `json:"total"`
+	MustTotal     int `json:"mustScenarios"` // applicable ones
+	MustPassed    int `json:"mustPassed"`
+	NotApplicable int `json:"notApplicable"`
+	MustClauses   int `json:"mustClauses"`
+	MustVerified  int `json:"mustClausesVerified"`
 }
 
 // MustClauses returns the IDs of the MUST clauses among clauses.
@@ -70,6 +75,10 @@ func Certify(rep *Report, suite []Scenario, clauses []Clause, date time.Time) Ce
 	}
 	c := Certificate{Implementation: rep.Implementation, Capabilities: caps, Kit: rep.Kit,
 		Suite: rep.Suite, Date: date.UTC().Truncate(time.Second)}
+	declared := map[string]bool{}
+	for _, c := range rep.Capabilities {
+		declared[c] = true
+	}
 	byName := map[string]Result{}
 	for _, r := range rep.Results {
 		byName[r.Scenario.Name] = r
@@ -86,6 +95,13 @@ func Certify(rep *Report, suite []Scenario, clauses []Clause, date time.Time) Ce
 		}
 		r, ran := byName[s.Name]
 		passed := ran && r.Outcome == Passed
+		// A scenario that skipped itself, needing nothing undeclared and
+		// not stopped by --max-fail, decided it does not apply.
+		if ran && r.Outcome == Skipped && len(s.Missing(declared)) == 0 && !strings.HasPrefix(r.Message, "not run:") {
+			c.Totals.NotApplicable++
+			c.Notes = append(c.Notes, fmt.Sprintf("%s (%s) not applicable: %s", s.Name, strings.Join(s.Clauses, " "), r.Message))
+			continue
+		}
 		for _, id := range cited {
 			if _, seen := clauseOK[id]; !seen {
 				clauseOK[id] = true
@@ -144,7 +160,11 @@ func (c Certificate) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "date            %s\n", c.Date.Format(time.RFC3339))
 	fmt.Fprintf(&b, "scenarios       %d passed, %d failed, %d errored, %d skipped of %d\n",
 		c.Totals.Passed, c.Totals.Failed, c.Totals.Errored, c.Totals.Skipped, c.Totals.Total)
-	fmt.Fprintf(&b, "MUST scenarios  %d of %d ran and passed\n", c.Totals.MustPassed, c.Totals.MustTotal)
+	fmt.Fprintf(&b, "MUST scenarios  %d of %d ran and passed", c.Totals.MustPassed, c.Totals.MustTotal)
+	if c.Totals.NotApplicable > 0 {
+		fmt.Fprintf(&b, " (%d scenarios not applicable)", c.Totals.NotApplicable)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "MUST clauses    %d of %d verified by passing scenarios\n", c.Totals.MustVerified, c.Totals.MustClauses)
 	if len(c.Denied) > 0 {
 		b.WriteString("\ndenied by:\n")
@@ -153,7 +173,7 @@ func (c Certificate) WriteText(w io.Writer) error {
 		}
 	}
 	if len(c.Notes) > 0 {
-		b.WriteString("\nSHOULD/MAY scenarios not passed (do not deny certification):\n")
+		b.WriteString("\nnot denying certification (SHOULD/MAY scenarios not passed, scenarios not applicable):\n")
 		for _, n := range c.Notes {
 			fmt.Fprintf(&b, "  %s\n", n)
 		}

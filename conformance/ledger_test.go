@@ -170,6 +170,8 @@ func TestCertify(t *testing.T) {
 		{"MUST skip denies", []Outcome{Passed, Passed, Passed, Skipped}, false, "exec_d (MUST EXEC-3) skipped"},
 		{"MUST failure denies", []Outcome{Passed, Passed, Failed, Passed}, false, "exec_c (MUST EXEC-1) failed"},
 		{"MUST not run denies", []Outcome{Passed, Passed, Passed, ""}, false, "exec_d (MUST EXEC-3) did not run"},
+		{"MUST stopped by --max-fail denies", []Outcome{Passed, Passed, Passed, Skipped}, false, "exec_d (MUST EXEC-3) skipped: not run: stopped after 1 failures"},
+		{"a scenario that does not apply denies nothing", []Outcome{Passed, Passed, Passed, Skipped}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,7 +182,25 @@ func TestCertify(t *testing.T) {
 					rep.Results = append(rep.Results, Result{Scenario: suite[i], Outcome: o, Message: "why"})
 				}
 			}
-			c := Certify(rep, suite, clauses, date)
+			// exec_d needs "bg", which sample() does not declare, unless
+			// the case is about a scenario skipping itself.
+			scenarios := append([]Scenario(nil), suite...)
+			scenarios[3].Requires = []string{"bg"}
+			if strings.HasPrefix(tt.name, "MUST stopped") {
+				rep.Results[3].Message = "not run: stopped after 1 failures"
+				scenarios[3].Requires = nil
+			}
+			if strings.HasPrefix(tt.name, "a scenario that does not apply") {
+				scenarios[3].Requires = nil
+			}
+			for i := range rep.Results {
+				for _, s := range scenarios {
+					if s.Name == rep.Results[i].Scenario.Name {
+						rep.Results[i].Scenario = s
+					}
+				}
+			}
+			c := Certify(rep, scenarios, clauses, date)
 			if c.Certified != tt.certified {
 				t.Errorf("certified = %v, want %v (denied %v)", c.Certified, tt.certified, c.Denied)
 			}
