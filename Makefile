@@ -10,7 +10,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test check fmt-check vet certify bench build
+.PHONY: all test check fmt-check vet certify bench build certify-pi pi-ledger
 
 all: check
 
@@ -42,3 +42,35 @@ endif
 # never assert on time.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ref/... ./bench/...
+
+# A real third party: pi's bash tool (@mariozechner/pi-coding-agent 0.73.1,
+# pinned in adapters/pi/package-lock.json) through adapters/pi. The run must
+# match adapters/pi/expected.json exactly: a new failure and a listed failure
+# that now passes both fail it. Reports go to out/pi/. Skips (exit 0) with a
+# message where node or npm is missing.
+PI_DIR  := adapters/pi
+PI_IMPL := node $(CURDIR)/$(PI_DIR)/adapter.mjs
+PI_OUT  := out/pi
+
+define pi_setup
+	if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "$@: skipped: node and npm are needed to run pi's bash tool (https://nodejs.org)"; exit 0; fi; \
+	set -e; \
+	if [ ! -d $(PI_DIR)/node_modules/@mariozechner/pi-coding-agent ]; then \
+		(cd $(PI_DIR) && npm ci --ignore-scripts --no-audit --no-fund); fi; \
+	mkdir -p $(PI_OUT);
+endef
+
+certify-pi:
+	@$(pi_setup) \
+	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --expect $(PI_DIR)/expected.json --certify \
+		--certificate $(PI_OUT)/certificate.txt --json $(PI_OUT)/report.jsonl --junit $(PI_OUT)/junit.xml \
+		--markdown $(PI_OUT)/summary.md --badge $(PI_OUT)/badge.json $(FLAGS)
+
+# After the suite changes: rewrite adapters/pi/expected.json from a fresh
+# run, keeping the reviewed clause and reason of every entry that stays;
+# new entries say TODO. Review the diff entry by entry before committing.
+pi-ledger:
+	@$(pi_setup) \
+	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --expect $(PI_DIR)/expected.json \
+		--write-expect $(PI_DIR)/expected.json $(FLAGS) || true
