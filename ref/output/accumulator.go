@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"sync"
@@ -61,17 +60,12 @@ type Accumulator struct {
 	// raw holds the bytes written before the file is opened; it never
 	// passes the byte limit, since passing it opens the file (OUT-19).
 	raw      []byte
-	file     *os.File
-	bw       *bufio.Writer
+	fw       *fileWriter // nil until the file is open, and once closed
 	path     string
 	fileErr  error // the first file error, reported by Close
 	finished bool
 	closed   bool
 }
-
-// fileBuffer is the write buffer of the full-output file. Writes at least
-// this large bypass it.
-const fileBuffer = 64 << 10
 
 // NewAccumulator returns an empty Accumulator. It creates no file until the
 // output passes a limit (OUT-19).
@@ -110,7 +104,7 @@ func (a *Accumulator) Write(p []byte) (int, error) {
 	}
 	a.rawBytes += int64(len(p))
 	a.dec.decode(p, a.emit)
-	if a.file != nil || a.path != "" || a.fileErr != nil || a.overLimit() {
+	if a.fw != nil || a.path != "" || a.fileErr != nil || a.overLimit() {
 		// OUT-19, OUT-20: open the file the first time a limit is passed,
 		// with everything before, then stream the rest into it.
 		a.ensureFile()
@@ -174,11 +168,14 @@ func (a *Accumulator) Close() error {
 	if !a.closed {
 		a.closed = true
 		a.flushFile()
-		if a.file != nil {
-			if err := a.file.Close(); err != nil {
-				a.setErr(err, "close full-output file")
+		if a.fw != nil {
+			// Write errors surfaced at the flush above; what is left is
+			// closing, after the path may have been reported.
+			fw := a.fw
+			a.fw = nil
+			if err := fw.close(); err != nil {
+				a.setErr(err, "")
 			}
-			a.file, a.bw = nil, nil
 		}
 	}
 	return a.fileErr
@@ -227,8 +224,14 @@ func (a *Accumulator) consume(p []byte) {
 
 var bom = []byte("\uFEFF")
 
+// winSlack is how many times winSize the window may hold before its front
+// is dropped. Dropping copies winSize bytes to the start; the more slack,
+// the rarer that is: with 4, a third of a copy per byte of output, against a
+// whole copy with 2.
+const winSlack = 4
+
 // appendWindow adds decoded text to the tail window, dropping its front once
-// it holds twice winSize, so that copying stays linear.
+// it holds winSlack times winSize, so that copying stays linear.
 func (a *Accumulator) appendWindow(p []byte) {
 	if len(p) > a.winSize {
 		// Only the end of a large piece can matter.
@@ -238,7 +241,7 @@ func (a *Accumulator) appendWindow(p []byte) {
 		return
 	}
 	a.win = append(a.win, p...)
-	if len(a.win) > 2*a.winSize {
+	if len(a.win) > winSlack*a.winSize {
 		cut := a.boundary(a.win, len(a.win)-a.winSize)
 		a.winComplete = a.win[cut-1] == '\n'
 		a.win = a.win[:copy(a.win, a.win[cut:])]

@@ -356,9 +356,12 @@ func TestBoundedMemory(t *testing.T) {
 			for range 32 << 20 / len(unit) {
 				a.Write(unit)
 			}
-			limit := 3 * a.winSize
+			limit := (winSlack + 2) * a.winSize
 			if cap(a.win) > limit || a.raw != nil {
 				t.Errorf("window capacity %d (limit %d), raw buffer %d bytes", cap(a.win), limit, len(a.raw))
+			}
+			if a.fw == nil || a.fw.made > queueDepth {
+				t.Errorf("file queue: %+v, want at most %d buffers", a.fw, queueDepth)
 			}
 			if s := a.Snapshot(); s.TotalBytes != 32<<20 || s.OutputBytes > DefaultMaxBytes {
 				t.Errorf("snapshot: %s", describe(s.Result))
@@ -464,5 +467,40 @@ func TestFileWriteError(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("the unwritable file was left behind: %d entries in the directory", len(entries))
+	}
+}
+
+// TestFileQueue checks that the file queue keeps the raw stream whole and
+// in order when it fills up: over 8 MiB, eight times what the queue holds, in
+// writes of odd sizes, with snapshots (which flush it) in between.
+func TestFileQueue(t *testing.T) {
+	in := make([]byte, 8<<20+12345)
+	for i := range in {
+		in[i] = byte(i*7 + i/4099)
+	}
+	a := NewAccumulator(Options{Dir: t.TempDir()})
+	for off, step := 0, 1; off < len(in); step++ {
+		n := min(len(in)-off, step*977%(3*queueBuffer)+1)
+		a.Write(in[off : off+n])
+		off += n
+		if step%50 == 0 {
+			a.Snapshot()
+		}
+	}
+	a.Finish()
+	s := a.Snapshot()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(s.FullOutputPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(file, in) {
+		i := 0
+		for i < len(file) && i < len(in) && file[i] == in[i] {
+			i++
+		}
+		t.Errorf("file holds %d bytes, want %d; first difference at %d", len(file), len(in), i)
 	}
 }

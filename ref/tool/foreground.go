@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"errors"
+	"io"
 	"strconv"
 	"sync"
 	"time"
@@ -134,6 +135,31 @@ func newUpdater(acc Output, onUpdate func(protocol.Result)) *updater {
 		onUpdate(protocol.Result{Text: ""})
 	}
 	return u
+}
+
+// readBuffer is the size of one read from a command's pipe: twice a Linux
+// pipe's default capacity, so that a full pipe empties in one read where
+// io.Copy's 32 KiB buffer takes two.
+const readBuffer = 128 << 10
+
+// ReadFrom reads one of the command's pipes to its end. io.Copy from the
+// pipe calls it, so that reads use readBuffer.
+func (u *updater) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, readBuffer)
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			u.Write(buf[:n])
+			total += int64(n)
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
 }
 
 func (u *updater) Write(p []byte) (int, error) {
