@@ -22,6 +22,11 @@ var Scripts = mustSub("testdata/scripts")
 // protocol with the runner's permcorpus command.
 var Permissions = mustSub("testdata/permissions")
 
+// Suite is everything that decides a run's outcomes besides the
+// implementation: the scenarios (scripts/) and the data they read
+// (permissions/). Its digest pins ledgers and certificates.
+var Suite = mustSub("testdata")
+
 func mustSub(dir string) fs.FS {
 	sub, err := fs.Sub(files, dir)
 	if err != nil {

@@ -112,29 +112,35 @@ func CountByArea(results []Result) []AreaTotals {
 }
 
 // SuiteDigest identifies a scenario suite: "sha256:" and the hex SHA-256
-// over every *.txtar file in dir of fsys, sorted by name, each contributing
-// its name, a NUL, its length in decimal, a NUL and its bytes. Any change
-// to any scenario, or a scenario added or removed, changes it; nothing
-// else does. Ledgers and certificates are pinned to it.
+// over every scenario (*.txtar) and every data file scenarios read (*.json,
+// such as the permission corpus) under dir of fsys, subdirectories
+// included, sorted by path, each contributing its path relative to dir, a
+// NUL, its length in decimal, a NUL and its bytes. Any change to any of
+// them, or one added or removed, changes it; nothing else does. Ledgers and
+// certificates are pinned to it.
 func SuiteDigest(fsys fs.FS, dir string) (string, error) {
-	entries, err := fs.ReadDir(fsys, dir)
+	var names []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".txtar") || strings.HasSuffix(p, ".json")) {
+			names = append(names, p)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", fmt.Errorf("suite digest: %w", err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".txtar") {
-			names = append(names, e.Name())
-		}
 	}
 	sort.Strings(names)
 	h := sha256.New()
 	for _, n := range names {
-		data, err := fs.ReadFile(fsys, path.Join(dir, n))
+		data, err := fs.ReadFile(fsys, n)
 		if err != nil {
 			return "", fmt.Errorf("suite digest: %w", err)
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(data))
+		rel := strings.TrimPrefix(strings.TrimPrefix(n, dir), "/")
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(data))
 		h.Write(data)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil

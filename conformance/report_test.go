@@ -92,6 +92,12 @@ func TestSuiteDigest(t *testing.T) {
 	if d, _ := SuiteDigest(fsys, "s"); d == d1 {
 		t.Errorf("removing a scenario kept the digest")
 	}
+	// Data that scenarios read decides outcomes too.
+	d2, _ := SuiteDigest(fsys, "s")
+	fsys["s/corpus/rules.json"] = &fstest.MapFile{Data: []byte("[]")}
+	if d, _ := SuiteDigest(fsys, "s"); d == d2 {
+		t.Errorf("adding a data file kept the digest")
+	}
 }
 
 func TestFailingLine(t *testing.T) {

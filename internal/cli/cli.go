@@ -35,7 +35,10 @@ const (
 // scenarios. Tests substitute small synthetic suites.
 var suite = struct {
 	Spec, Scripts fs.FS
-}{apexcheck.Spec, apexcheck.Scripts}
+	// Data is the tree the suite digest covers: the scenarios and the
+	// data they read.
+	Data fs.FS
+}{apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite}
 
 const usage = `usage: apexcheck [flags]              run the suite against an implementation (default: the embedded reference)
        apexcheck list [flags]         list the scenarios with their clauses and required capabilities
@@ -65,7 +68,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, "usage: apexcheck version")
 				return ExitUsage
 			}
-			digest, err := conformance.SuiteDigest(suite.Scripts, ".")
+			digest, err := conformance.SuiteDigest(suite.Data, ".")
 			if err != nil {
 				fmt.Fprintln(stderr, "apexcheck:", err)
 				return ExitUsage
@@ -254,7 +257,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	digest, err := conformance.SuiteDigest(suite.Scripts, ".")
+	digest, err := conformance.SuiteDigest(suite.Data, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage

@@ -70,7 +70,7 @@ func useSuite(t *testing.T, scripts map[string]string) {
 		fsys[name+".txtar"] = &fstest.MapFile{Data: []byte(body)}
 	}
 	old := suite
-	suite.Spec, suite.Scripts = syntheticSpec, fsys
+	suite.Spec, suite.Scripts, suite.Data = syntheticSpec, fsys, fsys
 	t.Cleanup(func() { suite = old })
 }
 
@@ -135,7 +135,7 @@ func TestReportsOfTheReferenceParse(t *testing.T) {
 		t.Fatalf("the reference is not certified: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	header, scenarios, footer := readJSONLines(t, jsonFile)
-	digest, _ := conformance.SuiteDigest(apexcheck.Scripts, ".")
+	digest, _ := conformance.SuiteDigest(apexcheck.Suite, ".")
 	all, _ := conformance.LoadScenarios(apexcheck.Scripts, ".")
 	if header["kit"] != version.Kit || header["suite"] != digest || header["implementation"].(map[string]any)["name"] != "apexcheck-reference" {
 		t.Errorf("header %v", header)
@@ -273,7 +273,7 @@ func writeLedger(t *testing.T, suiteDigest, kit string, entries ...conformance.E
 
 func TestExpectLedger(t *testing.T) {
 	mixed(t)
-	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	digest, _ := conformance.SuiteDigest(suite.Data, ".")
 	fails := conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Failed, Clause: "EXEC-1", Reason: "prints hi"}
 	errs := conformance.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "is killed"}
 	passes := conformance.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "was broken once"}
@@ -338,7 +338,7 @@ func TestWriteExpect(t *testing.T) {
 
 	// A reviewed ledger for an older suite: its reasons carry over into a
 	// new draft for the current suite, and only there.
-	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	digest, _ := conformance.SuiteDigest(suite.Data, ".")
 	old := writeLedger(t, "sha256:older", "", conformance.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "reviewed"})
 	code, _, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", old, "--write-expect", draft)
 	if code != ExitNotConformant || !strings.Contains(stderr, "not checking the run against it") {
@@ -591,7 +591,7 @@ func TestListExplainVersion(t *testing.T) {
 		!strings.Contains(stdout, "testdata/scripts/exec_fails.txtar  A deliberate failure.") {
 		t.Errorf("explain: exit %d\n%s", code, stdout)
 	}
-	digest, _ := conformance.SuiteDigest(suite.Scripts, ".")
+	digest, _ := conformance.SuiteDigest(suite.Data, ".")
 	if code, stdout, _ = run(t, "version"); code != ExitConformant || stdout != "apexcheck "+version.Kit+" (suite "+digest+")\n" {
 		t.Errorf("version: exit %d %q", code, stdout)
 	}
