@@ -360,9 +360,6 @@ func TestBoundedMemory(t *testing.T) {
 			if cap(a.win) > limit || a.raw != nil {
 				t.Errorf("window capacity %d (limit %d), raw buffer %d bytes", cap(a.win), limit, len(a.raw))
 			}
-			if a.fw == nil || a.fw.made > queueDepth {
-				t.Errorf("file queue: %+v, want at most %d buffers", a.fw, queueDepth)
-			}
 			if s := a.Snapshot(); s.TotalBytes != 32<<20 || s.OutputBytes > DefaultMaxBytes {
 				t.Errorf("snapshot: %s", describe(s.Result))
 			}
@@ -470,17 +467,17 @@ func TestFileWriteError(t *testing.T) {
 	}
 }
 
-// TestFileQueue checks that the file queue keeps the raw stream whole and
-// in order when it fills up: over 8 MiB, eight times what the queue holds, in
-// writes of odd sizes, with snapshots (which flush it) in between.
-func TestFileQueue(t *testing.T) {
+// TestLargeFile checks that the file keeps a raw stream of over 8 MiB whole
+// and in order, written in pieces of odd sizes, smaller and larger than the
+// file buffer, with snapshots (which flush it) in between.
+func TestLargeFile(t *testing.T) {
 	in := make([]byte, 8<<20+12345)
 	for i := range in {
 		in[i] = byte(i*7 + i/4099)
 	}
 	a := NewAccumulator(Options{Dir: t.TempDir()})
 	for off, step := 0, 1; off < len(in); step++ {
-		n := min(len(in)-off, step*977%(3*queueBuffer)+1)
+		n := min(len(in)-off, step*977%(3*fileBuffer)+1)
 		a.Write(in[off : off+n])
 		off += n
 		if step%50 == 0 {

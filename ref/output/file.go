@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 )
 
 // ensureFile opens the full-output file unless it is open, was closed, or
@@ -23,7 +23,8 @@ func (a *Accumulator) ensureFile() {
 		a.raw = nil
 		return
 	}
-	a.fw, a.path = newFileWriter(f), path
+	a.file, a.path = f, path
+	a.bw = bufio.NewWriterSize(f, fileBuffer)
 	a.writeFile(a.raw)
 	a.raw = nil
 }
@@ -32,22 +33,19 @@ func (a *Accumulator) ensureFile() {
 // nothing more, so that the file is a prefix of the stream, never a stream
 // with holes.
 func (a *Accumulator) writeFile(p []byte) {
-	if a.fw == nil || len(p) == 0 {
+	if a.bw == nil || a.fileErr != nil || len(p) == 0 {
 		return
 	}
-	if err := a.fw.failed(); err != nil {
+	if _, err := a.bw.Write(p); err != nil {
 		a.setErr(err, "write full-output file")
-		return
 	}
-	a.fw.write(p)
 }
 
-// flushFile waits until the file holds everything written so far.
 func (a *Accumulator) flushFile() {
-	if a.fw == nil {
+	if a.bw == nil || a.fileErr != nil {
 		return
 	}
-	if err := a.fw.flush(); err != nil {
+	if err := a.bw.Flush(); err != nil {
 		a.setErr(err, "write full-output file")
 	}
 }
@@ -64,132 +62,11 @@ func (a *Accumulator) setErr(err error, context string) {
 		err = fmt.Errorf("%s: %w", context, err)
 	}
 	a.fileErr = err
-	if a.fw != nil {
-		a.fw.close()
+	if a.file != nil {
+		a.file.Close()
 		os.Remove(a.path)
-		a.fw, a.path = nil, ""
+		a.file, a.bw, a.path = nil, nil, ""
 	}
-}
-
-// The file queue: at most queueDepth buffers of queueBuffer bytes exist at
-// once, so that it holds at most 1 MiB however fast the command prints and
-// however slow the disk is (OUT-25).
-const (
-	queueBuffer = 256 << 10
-	queueDepth  = 4
-)
-
-// fileWriter writes the full-output file on a goroutine of its own, so that
-// the goroutine reading a command's pipes copies each chunk into a queue
-// buffer and goes back to reading while the disk takes the previous ones:
-// decoding and writing run side by side. A full queue makes the reader wait
-// for the disk, as a direct write would. Only the Accumulator, under its
-// lock, calls its methods.
-type fileWriter struct {
-	f       *os.File
-	full    chan []byte // buffers to write, in order; closed by close
-	free    chan []byte // written buffers, to be filled again
-	made    int         // buffers allocated so far, at most queueDepth
-	cur     []byte      // the buffer being filled, nil when none
-	pending sync.WaitGroup
-	done    chan struct{} // closed when the goroutine has exited
-
-	errMu sync.Mutex
-	err   error // the first write error
-}
-
-func newFileWriter(f *os.File) *fileWriter {
-	w := &fileWriter{
-		f:    f,
-		full: make(chan []byte, queueDepth),
-		free: make(chan []byte, queueDepth),
-		done: make(chan struct{}),
-	}
-	go w.run()
-	return w
-}
-
-// run writes the queued buffers in order. After an error it writes nothing
-// more but keeps returning buffers, so that the reader never blocks on a
-// file that has failed.
-func (w *fileWriter) run() {
-	defer close(w.done)
-	for b := range w.full {
-		if w.failed() == nil {
-			if _, err := w.f.Write(b); err != nil {
-				w.errMu.Lock()
-				w.err = err
-				w.errMu.Unlock()
-			}
-		}
-		w.free <- b[:0] // never blocks: at most queueDepth buffers exist
-		w.pending.Done()
-	}
-}
-
-func (w *fileWriter) failed() error {
-	w.errMu.Lock()
-	defer w.errMu.Unlock()
-	return w.err
-}
-
-// write queues a copy of p.
-func (w *fileWriter) write(p []byte) {
-	for len(p) > 0 {
-		if w.cur == nil {
-			w.cur = w.buffer()
-		}
-		n := copy(w.cur[len(w.cur):cap(w.cur)], p)
-		w.cur = w.cur[:len(w.cur)+n]
-		p = p[n:]
-		if len(w.cur) == cap(w.cur) {
-			w.send()
-		}
-	}
-}
-
-// buffer returns an empty buffer: a written one, a new one while fewer than
-// queueDepth exist, or else the next one the disk gives back.
-func (w *fileWriter) buffer() []byte {
-	select {
-	case b := <-w.free:
-		return b
-	default:
-	}
-	if w.made < queueDepth {
-		w.made++
-		return make([]byte, 0, queueBuffer)
-	}
-	return <-w.free
-}
-
-func (w *fileWriter) send() {
-	w.pending.Add(1)
-	w.full <- w.cur
-	w.cur = nil
-}
-
-// flush returns once everything queued so far is in the file, with the
-// first write error.
-func (w *fileWriter) flush() error {
-	if len(w.cur) > 0 {
-		w.send()
-	}
-	w.pending.Wait()
-	return w.failed()
-}
-
-// close flushes, stops the goroutine and closes the file.
-func (w *fileWriter) close() error {
-	err := w.flush()
-	close(w.full)
-	<-w.done
-	if cerr := w.f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close full-output file: %w", cerr)
-	} else if err != nil {
-		err = fmt.Errorf("write full-output file: %w", err)
-	}
-	return err
 }
 
 // readRandom supplies the random part of file names; tests replace it to
