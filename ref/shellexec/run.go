@@ -146,6 +146,7 @@ func Start(shell Shell, command, dir string, env []string, out io.Writer) (*Proc
 			closeAll()
 			return nil, fmt.Errorf("start %s: %w", shell.Path, err)
 		}
+		growPipe(r)
 		reads, writes = append(reads, r), append(writes, w)
 	}
 	cmd.Stdout, cmd.Stderr = writes[0], writes[1]
