@@ -273,7 +273,7 @@ func (pc *permRun) rules(entries []permRuleEntry) {
 			if e.Match {
 				want, winner = behavior, &rule
 			}
-			if a.Decision != want || !sameRule(a.Rule, winner) {
+			if a.Decision != want || !protocol.SameRule(a.Rule, winner) {
 				bad = append(bad, fmt.Sprintf("as a %s rule: decision %q rule %s, want %q rule %s", behavior, a.Decision, jsonText(a.Rule), want, jsonText(winner)))
 			}
 			if d := describeRule(&content); !slices.Equal(a.Descriptions, []string{d}) {
@@ -301,7 +301,7 @@ func (pc *permRun) engine(ts *testscript.TestScript, entries []permEngineEntry) 
 			want = &e.Rules[*e.Winner]
 		}
 		var bad []string
-		if a.Decision != e.Decision || !sameRule(a.Rule, want) {
+		if a.Decision != e.Decision || !protocol.SameRule(a.Rule, want) {
 			bad = append(bad, fmt.Sprintf("decision %q rule %s, want %q rule %s", a.Decision, jsonText(a.Rule), e.Decision, jsonText(want)))
 		}
 		descs := make([]string, len(e.Rules))
@@ -324,16 +324,6 @@ func describeRule(content *string) string {
 		return "Retrieve or kill background shell commands"
 	}
 	return `Run bash commands matching "` + *content + `"`
-}
-
-func sameRule(a, b *protocol.Rule) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Source != b.Source || a.Behavior != b.Behavior || (a.Content == nil) != (b.Content == nil) {
-		return false
-	}
-	return a.Content == nil || *a.Content == *b.Content
 }
 
 // commandArgs are the raw arguments of a run call, as every perm scenario

@@ -183,6 +183,18 @@ type Rule struct {
 	Content  *string `json:"content,omitempty"`
 }
 
+// SameRule reports whether a and b are the same rule: both nil, or equal
+// in source, behaviour and content (an absent content differs from "").
+func SameRule(a, b *Rule) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Source != b.Source || a.Behavior != b.Behavior || (a.Content == nil) != (b.Content == nil) {
+		return false
+	}
+	return a.Content == nil || *a.Content == *b.Content
+}
+
 // PermissionAnswer is every permission function of the tool applied to one
 // call, plus the engine's decision for the given rules.
 type PermissionAnswer struct {

@@ -118,21 +118,11 @@ func engineFailures(g grammar, entries []engineEntry) []string {
 		if e.Winner != nil {
 			want = &e.Rules[*e.Winner]
 		}
-		if a.Decision != e.Decision || !sameRule(a.Rule, want) {
+		if a.Decision != e.Decision || !protocol.SameRule(a.Rule, want) {
 			fails = append(fails, fmt.Sprintf("engine[%d] %s: decision %q rule %s, want %q rule %s", i, e.Arguments, a.Decision, ruleString(a.Rule), e.Decision, ruleString(want)))
 		}
 	}
 	return fails
-}
-
-func sameRule(a, b *protocol.Rule) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Source != b.Source || a.Behavior != b.Behavior || (a.Content == nil) != (b.Content == nil) {
-		return false
-	}
-	return a.Content == nil || *a.Content == *b.Content
 }
 
 func ruleString(r *protocol.Rule) string {

@@ -98,7 +98,7 @@ func TestEngineOrderIndependence(t *testing.T) {
 		}
 		for _, rules := range orders {
 			d, w := Decide(rules, p)
-			if d != wantD || !sameRule(w, wantW) {
+			if d != wantD || !protocol.SameRule(w, wantW) {
 				t.Errorf("engine[%d] reordered: %q %s, want %q %s", i, d, ruleString(w), wantD, ruleString(wantW))
 			}
 		}

@@ -136,7 +136,7 @@ func TestAnswerFields(t *testing.T) {
 	rules := []protocol.Rule{allowLs, toolWide}
 
 	a := Answer(rules, parsed(t, `{"command":"ls -la"}`))
-	if a.Decision != Allow || !sameRule(a.Rule, &allowLs) {
+	if a.Decision != Allow || !protocol.SameRule(a.Rule, &allowLs) {
 		t.Errorf("decision %q rule %s", a.Decision, ruleString(a.Rule))
 	}
 	if want := []string{`Run bash commands matching "ls:*"`, ""}; !slices.Equal(a.Descriptions, want) {
