@@ -77,17 +77,18 @@ func (g grammar) segmentsOf(p call.Parsed) (Classification, bool) {
 }
 
 func (g grammar) matches(rule string, p call.Parsed) bool {
-	if !p.OK {
-		return false
-	}
-	if p.Operation.Kind != call.Run {
-		return rule == BackgroundHandleRule
-	}
-	c, ok := g.segmentsOf(p)
-	return ok && every(c.Segments, func(s string) bool { return g.segmentMatchesRule(s, rule) })
+	return g.ruleApplies(rule, p, every)
 }
 
 func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
+	return g.ruleApplies(rule, p, g.denyQuantifier)
+}
+
+// ruleApplies is the shape allow and deny matching share: a rejected call
+// matches nothing, a handle call only the reserved rule, and a run call
+// whose command segments quantify over the rule's matches — every segment
+// for allow, some for deny.
+func (g grammar) ruleApplies(rule string, p call.Parsed, quantify func([]string, func(string) bool) bool) bool {
 	if !p.OK {
 		return false
 	}
@@ -95,7 +96,7 @@ func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
 		return rule == BackgroundHandleRule
 	}
 	c, ok := g.segmentsOf(p)
-	return ok && g.denyQuantifier(c.Segments, func(s string) bool { return g.segmentMatchesRule(s, rule) })
+	return ok && quantify(c.Segments, func(s string) bool { return g.segmentMatchesRule(s, rule) })
 }
 
 func (g grammar) isUnknown(p call.Parsed) bool {
