@@ -47,13 +47,6 @@ const (
 	CapProcessTree = "process-tree" // own session per command; whole-tree kill (spec/exec.md)
 )
 
-// AllCapabilities lists every capability this protocol version defines, in a
-// stable order.
-var AllCapabilities = []string{
-	CapAbort, CapBackground, CapEvidence, CapFullOutput, CapPathProbe,
-	CapPermissions, CapProcessTree, CapRender, CapSessionEnv, CapShellPath, CapUpdates,
-}
-
 // Request is any message the runner sends. Fields unused by a type are
 // omitted on the wire.
 type Request struct {
