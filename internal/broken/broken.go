@@ -89,6 +89,17 @@ type ExecuteFunc struct {
 // Execute calls the replacement.
 func (e ExecuteFunc) Execute(ctx context.Context, c tool.Call) protocol.Result { return e.Exec(ctx, c) }
 
+// rewritingArgs serves the reference with every call's raw arguments
+// edited by edit before the tool sees them.
+func rewritingArgs(edit func(map[string]any)) func(io.Reader, io.Writer) error {
+	return Wrapped(func(h server.Handler) server.Handler {
+		return ExecuteFunc{Handler: h, Exec: func(ctx context.Context, c tool.Call) protocol.Result {
+			c.Args = rewriteArgs(c.Args, edit)
+			return h.Execute(ctx, c)
+		}}
+	})
+}
+
 // rewriteArgs decodes raw tool arguments as an object, lets edit change
 // them, and encodes them again; arguments that are not an object pass
 // through untouched.

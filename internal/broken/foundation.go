@@ -18,26 +18,16 @@ func init() {
 		Defect: "dispatches on a present `handle` before looking at `command`, as apex-code 0.2.0 did",
 		// The mixed call runs the handle path instead of being rejected.
 		Scenarios: `^call_ambiguous$`,
-		Serve: Wrapped(func(h server.Handler) server.Handler {
-			return ExecuteFunc{Handler: h, Exec: func(ctx context.Context, c tool.Call) protocol.Result {
-				c.Args = rewriteArgs(c.Args, func(m map[string]any) {
-					if _, ok := m["handle"]; ok {
-						delete(m, "command")
-					}
-				})
-				return h.Execute(ctx, c)
-			}}
+		Serve: rewritingArgs(func(m map[string]any) {
+			if _, ok := m["handle"]; ok {
+				delete(m, "command")
+			}
 		}),
 	})
 	Register("ignores-timeout", Variant{
 		Defect:    "drops the timeout, so a command runs to completion",
 		Scenarios: `^exec_(timeout_kills_tree|timeout_text|invalid_timeout)$`,
-		Serve: Wrapped(func(h server.Handler) server.Handler {
-			return ExecuteFunc{Handler: h, Exec: func(ctx context.Context, c tool.Call) protocol.Result {
-				c.Args = rewriteArgs(c.Args, func(m map[string]any) { delete(m, "timeout") })
-				return h.Execute(ctx, c)
-			}}
-		}),
+		Serve: rewritingArgs(func(m map[string]any) { delete(m, "timeout") }),
 	})
 	Register("hangs", Variant{
 		Defect:    "never answers a call that runs a command",
