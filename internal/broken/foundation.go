@@ -27,7 +27,7 @@ func init() {
 	Register("ignores-timeout", Variant{
 		Defect:    "drops the timeout, so a command runs to completion",
 		Scenarios: `^exec_(timeout_kills_tree|timeout_text|invalid_timeout)$`,
-		Serve: rewritingArgs(func(m map[string]any) { delete(m, "timeout") }),
+		Serve:     rewritingArgs(func(m map[string]any) { delete(m, "timeout") }),
 	})
 	Register("hangs", Variant{
 		Defect:    "never answers a call that runs a command",
