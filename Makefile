@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger
+.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress
 
 all: check
 
@@ -83,3 +83,14 @@ pi-ledger:
 	@$(pi_setup) \
 	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --expect $(PI_DIR)/expected.json \
 		--write-expect $(PI_DIR)/expected.json $(FLAGS) || true
+
+# The runner's lifecycle stress test, long: 1500 start → handshake → call →
+# shutdown cycles against each of the reference and three minimal
+# implementations (6000 in all), six at once. Prints the count and the
+# spurious-error rate; any spurious error fails it. go test runs a short
+# version of the same test.
+STRESS_CYCLES ?= 1500
+stress:
+	@mkdir -p out; \
+	$(GO) test -count=1 -run '^TestNoLostResponses$$' -v ./internal/stress -args -cycles=$(STRESS_CYCLES) >out/stress.log 2>&1; \
+	rc=$$?; grep -E '^(stress:|---|ok|FAIL)|spurious' out/stress.log; exit $$rc

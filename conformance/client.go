@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -34,7 +35,9 @@ type Client struct {
 	nextID  int
 	exited  chan struct{}
 	waitErr error
-	trace   func(line []byte)
+	// stderrDone is closed when the stderr reader has stopped.
+	stderrDone chan struct{}
+	trace      func(line []byte)
 	// pid is the implementation's pid when the process started is not the
 	// implementation itself but its parent (impl start -pty).
 	pid int
@@ -103,28 +106,52 @@ func startCmd(cmd *exec.Cmd, bound time.Duration, trace func(line []byte), start
 	if err != nil {
 		return nil, fmt.Errorf("start implementation: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// The pipes for stdout and stderr are made here, not by os/exec: Wait
+	// closes the read end of a pipe it made, and a Wait that returns while
+	// the last response is still unread in the pipe would lose it. These
+	// read ends belong to the readers, which close them once they are done;
+	// after the process exits, a read deadline (never a close) bounds how
+	// long a process it left behind can hold the pipes open.
+	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("start implementation: %w", err)
+		return nil, fmt.Errorf("start implementation: stdout pipe: %w", err)
 	}
+	stderrR, stderrW, err := os.Pipe()
+	if err != nil {
+		stdoutR.Close()
+		stdoutW.Close()
+		return nil, fmt.Errorf("start implementation: stderr pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
 	c := &Client{
 		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin),
 		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
-		exited: make(chan struct{}), trace: trace,
+		exited: make(chan struct{}), stderrDone: make(chan struct{}), trace: trace,
 	}
-	cmd.Stderr = c.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdoutW.Close() // the child has its own copies now
+	stderrW.Close()
+	if err != nil {
+		stdoutR.Close()
+		stderrR.Close()
 		return nil, fmt.Errorf("start implementation %q: %w", cmd.Args[0], err)
 	}
-	go c.readLoop(stdout)
+	go c.readLoop(stdoutR)
+	go c.copyStderr(stderrR)
 	go func() {
 		c.waitErr = cmd.Wait()
 		close(c.exited)
+		// Whatever the implementation wrote before it exited is in the
+		// pipes and is read before the deadline can matter: a deadline
+		// only cuts a read that would block.
+		deadline := time.Now().Add(drainAfterExit)
+		stdoutR.SetReadDeadline(deadline)
+		stderrR.SetReadDeadline(deadline)
 	}()
 	if started != nil {
 		if err := started(c); err != nil {
 			c.Kill()
-			return nil, err
+			return nil, c.startError(err)
 		}
 	}
 	p, err := c.Send(protocol.Request{Type: protocol.TypeHello, Versions: []int{protocol.Version}})
@@ -138,9 +165,50 @@ func startCmd(cmd *exec.Cmd, bound time.Duration, trace func(line []byte), start
 	}
 	if err != nil {
 		c.Kill()
-		return nil, fmt.Errorf("handshake: %w", err)
+		return nil, c.startError(fmt.Errorf("handshake: %w", err))
 	}
 	return c, nil
+}
+
+// drainAfterExit bounds how long the readers wait for end-of-file once the
+// implementation has exited: only a process it left behind holding its
+// stdout or stderr can make them wait that long.
+const drainAfterExit = 2 * time.Second
+
+// StartError is the error of an implementation that could not be started
+// or did not complete the handshake. It carries the tail of what the
+// implementation wrote to stderr, which usually says why (a missing
+// module, a syntax error, a bad flag).
+type StartError struct {
+	Err    error
+	Stderr string // the last bytes of the implementation's stderr, trimmed
+}
+
+func (e *StartError) Error() string {
+	if e.Stderr == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + "\nimplementation stderr (tail):\n" + indent(e.Stderr, "  ")
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// startError wraps err with the stderr the implementation wrote before it
+// was stopped, waiting (bounded) for the stderr reader to finish.
+func (c *Client) startError(err error) error {
+	select {
+	case <-c.stderrDone:
+	case <-time.After(drainAfterExit + time.Second):
+	}
+	return &StartError{Err: err, Stderr: strings.TrimSpace(lastLines(c.StderrTail(), 20))}
+}
+
+// copyStderr keeps the tail of the implementation's stderr until end of
+// file or the deadline set after exit.
+func (c *Client) copyStderr(r *os.File) {
+	defer close(c.stderrDone)
+	defer r.Close()
+	io.Copy(c.stderr, r)
 }
 
 func checkHello(r protocol.Response) error {
@@ -184,7 +252,7 @@ func (c *Client) Send(req protocol.Request) (*Pending, error) {
 	c.pending[req.ID] = p
 	c.mu.Unlock()
 	if err := c.w.Write(req); err != nil {
-		c.fail(fmt.Errorf("%w: %v", ErrBroken, err))
+		c.writeFailed(err)
 	}
 	return p, nil
 }
@@ -208,7 +276,7 @@ func (c *Client) SendRaw(line []byte, id string) (*Pending, error) {
 	c.pending[id] = p
 	c.mu.Unlock()
 	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
-		c.fail(fmt.Errorf("%w: write request: %v", ErrBroken, err))
+		c.writeFailed(err)
 	}
 	return p, nil
 }
@@ -238,20 +306,24 @@ func (c *Client) Roundtrip(req protocol.Request, bound time.Duration) (protocol.
 	return c.Await(p, bound)
 }
 
-func (c *Client) readLoop(stdout io.Reader) {
+func (c *Client) readLoop(stdout *os.File) {
+	defer stdout.Close()
 	r := protocol.NewReader(stdout)
 	lineNo := 0
 	for {
 		line, err := r.Line()
 		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+			switch {
+			case errors.Is(err, io.EOF):
 				// Let Wait settle so the message can say how it ended.
 				select {
 				case <-c.exited:
-				case <-time.After(2 * time.Second):
+				case <-time.After(drainAfterExit):
 				}
 				c.fail(fmt.Errorf("%w: implementation closed stdout (%s)", ErrBroken, c.exitDescription()))
-			} else {
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				c.fail(fmt.Errorf("%w: implementation exited (%s), and a process it left behind still holds its stdout", ErrBroken, c.exitDescription()))
+			default:
 				c.fail(fmt.Errorf("%w: read stdout: %v", ErrBroken, err))
 			}
 			return
@@ -293,6 +365,17 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	c.mu.Unlock()
 	p.resp = resp
 	close(p.done)
+}
+
+// writeFailed breaks the client after a failed write to stdin. A write
+// fails most often because the implementation has exited (a broken
+// pipe), so the message says how it exited, once that is known.
+func (c *Client) writeFailed(err error) {
+	select {
+	case <-c.exited:
+	case <-time.After(drainAfterExit):
+	}
+	c.fail(fmt.Errorf("%w: write request: %v (%s)", ErrBroken, err, c.exitDescription()))
 }
 
 // fail records the first breakage and fails every pending request.
@@ -396,6 +479,19 @@ func (c *Client) exitDescription() string {
 	default:
 		return "still running"
 	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 func quoteShort(b []byte) string {

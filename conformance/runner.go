@@ -115,7 +115,7 @@ func Handshake(cfg Config) (*Client, error) {
 	}
 	if err := c.Shutdown(cfg.bound()); err != nil {
 		c.Kill()
-		return c, fmt.Errorf("handshake: shutdown: %w", err)
+		return nil, c.startError(fmt.Errorf("handshake: shutdown: %w", err))
 	}
 	return c, nil
 }
