@@ -47,6 +47,23 @@ func init() {
 			}
 		}),
 	})
+	Register("call-presence-ambiguous", Variant{
+		Defect:    "decides ambiguity by key presence (`\"command\" in input && \"handle\" in input`), so a placeholder or wrong-typed field beside the other makes the call ambiguous (CALL-3, CALL-5)",
+		Scenarios: `^call_(falsy_values|placeholders)$`,
+		Serve: rewritingArgs(func(m map[string]any) {
+			_, hasCommand := m["command"]
+			_, hasHandle := m["handle"]
+			if !hasCommand || !hasHandle {
+				return
+			}
+			// Make both count, so that the reference answers CALL-5.
+			for _, k := range []string{"command", "handle"} {
+				if s, ok := m[k].(string); !ok || s == "" {
+					m[k] = "present"
+				}
+			}
+		}),
+	})
 	Register("trims-blank-text", Variant{
 		Defect:    "trims `command` and `handle` before testing them for emptiness, so blank text names no operation in the parse and the header (CALL-12, DISP-5)",
 		Scenarios: `^(call_whitespace_command|display_falsy_values)$`,
