@@ -3,9 +3,12 @@ package broken
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/background"
+	"github.com/apexcheck/apexcheck/ref/call"
 	"github.com/apexcheck/apexcheck/ref/output"
 	"github.com/apexcheck/apexcheck/ref/server"
 	"github.com/apexcheck/apexcheck/ref/shellexec"
@@ -119,6 +123,13 @@ func init() {
 		Scenarios: `^bg_kill_detached_grandchild$`,
 		Serve: withBackground(func(tool.Background) tool.Background {
 			return background.New(background.Options{KillWait: time.Nanosecond})
+		}),
+	})
+	Register("bg-ends-at-eof", Variant{
+		Defect:    "ends a background entry only when every process that could write its output is gone, as a reader waiting for end-of-file does, so a detached grandchild keeps it running (BG-27, BG-18)",
+		Scenarios: `^bg_kill_detached_grandchild$`,
+		Serve: withBackground(func(b tool.Background) tool.Background {
+			return &eofEnded{Background: b, ids: map[string]string{}}
 		}),
 	})
 }
@@ -318,4 +329,70 @@ func (b *bomKeeper) Snapshot() output.Snapshot {
 func (b *bomKeeper) Close() error {
 	b.whole.Close()
 	return b.Output.Close()
+}
+
+// entryVariable marks every process of one background entry, so that
+// eofEnded can tell whether any of them, detached ones included, is alive:
+// the processes that may still hold the entry's pipes open.
+const entryVariable = "APEXCHECK_BROKEN_ENTRY"
+
+// eofEnded reports an entry running, and kills it as running, while any
+// process it started is alive, whatever the reference registry has seen.
+type eofEnded struct {
+	tool.Background
+	mu  sync.Mutex
+	ids map[string]string // handle → entryVariable value
+}
+
+func (e *eofEnded) Launch(spec tool.Spawn) (string, error) {
+	var b [8]byte
+	rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	spec.Env = append(append([]string(nil), spec.Env...), entryVariable+"="+id)
+	h, err := e.Background.Launch(spec)
+	if err == nil {
+		e.mu.Lock()
+		e.ids[h] = id
+		e.mu.Unlock()
+	}
+	return h, err
+}
+
+var endedHeader = regexp.MustCompile(`^(\[background\] \S+: )(?:exited|killed) \(code -?[0-9]+\) after ([0-9]+\.[0-9])s$`)
+
+func (e *eofEnded) Handle(op call.Operation) protocol.Result {
+	res := e.Background.Handle(op)
+	e.mu.Lock()
+	id, ok := e.ids[op.Handle]
+	e.mu.Unlock()
+	if !ok || res.IsError || !entryAlive(id) {
+		return res
+	}
+	if op.Kind == call.Kill {
+		return protocol.Result{Text: "[background] " + op.Handle + ": kill signal sent"}
+	}
+	header, body, _ := strings.Cut(res.Text, "\n\n")
+	if m := endedHeader.FindStringSubmatch(header); m != nil {
+		res.Text = m[1] + "running " + m[2] + "s\n\n" + body
+		if res.Details != nil && res.Details.Execution != nil {
+			res.Details.Execution.ExitCode = nil
+		}
+	}
+	return res
+}
+
+// entryAlive reports whether a process carrying the entry's mark is alive.
+func entryAlive(id string) bool {
+	want := []byte(entryVariable + "=" + id + "\x00")
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + d.Name() + "/environ")
+		if err == nil && bytes.Contains(env, want) {
+			return true
+		}
+	}
+	return false
 }
