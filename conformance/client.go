@@ -55,6 +55,9 @@ type Pending struct {
 	updates []protocol.Result
 	err     error
 	mu      sync.Mutex
+	// sent and answered are when the request was written and its response
+	// read: every update of a call was sent between them (pacing.go).
+	sent, answered time.Time
 }
 
 // Updates returns the update messages received so far, in order.
@@ -248,7 +251,7 @@ func (c *Client) Send(req protocol.Request) (*Pending, error) {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("send request: id %q is already in flight", req.ID)
 	}
-	p := &Pending{ID: req.ID, Request: req, done: make(chan struct{})}
+	p := &Pending{ID: req.ID, Request: req, done: make(chan struct{}), sent: time.Now()}
 	c.pending[req.ID] = p
 	c.mu.Unlock()
 	if err := c.w.Write(req); err != nil {
@@ -363,7 +366,7 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	}
 	delete(c.pending, resp.ID)
 	c.mu.Unlock()
-	p.resp = resp
+	p.resp, p.answered = resp, time.Now()
 	close(p.done)
 }
 

@@ -38,6 +38,8 @@ import (
 //	fullfile [-var NAME] [-perm MODE] [DEST]      check (and copy) the last result's full-output file
 //	rss mark | rss -grown-under MIB               the implementation's peak memory does not grow
 //	tty type|unread TEXT | foreground | stopped   the terminal of `impl start -pty` (tty_linux.go)
+//	pacing INTERVAL                               the last call's updates were at most one per INTERVAL (pacing.go)
+//	waitupdate [-within D] NAME REGEXP            wait for an update of an async call (pacing.go)
 //	fakeshell [flags] FILE | show [-n N] LOG      install a fake login shell, show its log (needs SelfExe)
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -59,6 +61,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"fullfile":     cmdFullfile,
 		"rss":          cmdRss,
 		"tty":          cmdTTY,
+		"pacing":       cmdPacing,
+		"waitupdate":   cmdWaitupdate,
 	}
 }
 

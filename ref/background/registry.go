@@ -29,12 +29,18 @@ type Options struct {
 	// broken variants can swap in a defective kill; the reference never
 	// sets it.
 	Kill func(*shellexec.Process)
+	// KillWait bounds how long a kill call waits to see the killed shell
+	// exit; 0 means KillWait. Like Kill, it exists for the kit's broken
+	// variants (one that answers before the exit is seen); the reference
+	// never sets it.
+	KillWait time.Duration
 }
 
 // Registry is the background-shell registry of one session. It implements
 // tool.Background and is safe for concurrent use.
 type Registry struct {
-	kill func(*shellexec.Process)
+	kill     func(*shellexec.Process)
+	killWait time.Duration
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -69,7 +75,11 @@ func New(o Options) *Registry {
 	if kill == nil {
 		kill = (*shellexec.Process).KillGroup
 	}
-	return &Registry{kill: kill, entries: map[string]*entry{}}
+	killWait := o.KillWait
+	if killWait == 0 {
+		killWait = KillWait
+	}
+	return &Registry{kill: kill, killWait: killWait, entries: map[string]*entry{}}
 }
 
 // Launch starts s detached and returns its handle (BG-1 to BG-4). It
@@ -191,7 +201,7 @@ func (r *Registry) killEntry(e *entry) protocol.Result {
 	e.killed = true
 	r.mu.Unlock()
 	r.kill(e.proc)
-	waitEnded([]*entry{e}, KillWait)
+	waitEnded([]*entry{e}, r.killWait)
 	return protocol.Result{Text: killSent(e.handle)}
 }
 

@@ -26,7 +26,11 @@ func (t *Tool) runForeground(ctx context.Context, s Spawn, timeout *float64, onU
 	} else {
 		acc = output.NewAccumulator(output.Options{Dir: s.TempDir})
 	}
-	upd := newUpdater(acc, onUpdate)
+	interval := t.cfg.UpdateInterval
+	if interval == 0 {
+		interval = UpdateInterval
+	}
+	upd := newUpdater(acc, onUpdate, interval)
 	outcome, err := shellexec.Run(ctx, shellexec.Request{
 		Command:   s.Command,
 		Dir:       s.Dir,
@@ -117,10 +121,11 @@ func WireTruncation(r output.Result) *protocol.Truncation {
 
 // updater forwards output to the accumulator and streams throttled updates
 // (OUT clauses on updates): an empty first update, then at most one per
-// UpdateInterval, each the current tail, and none after finish.
+// interval, each the current tail, and none after finish.
 type updater struct {
 	acc      Output
 	onUpdate func(protocol.Result)
+	interval time.Duration
 
 	mu    sync.Mutex
 	done  bool
@@ -129,8 +134,8 @@ type updater struct {
 	timer *time.Timer
 }
 
-func newUpdater(acc Output, onUpdate func(protocol.Result)) *updater {
-	u := &updater{acc: acc, onUpdate: onUpdate}
+func newUpdater(acc Output, onUpdate func(protocol.Result), interval time.Duration) *updater {
+	u := &updater{acc: acc, onUpdate: onUpdate, interval: interval}
 	if onUpdate != nil {
 		onUpdate(protocol.Result{Text: ""})
 	}
@@ -173,7 +178,7 @@ func (u *updater) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	u.dirty = true
-	if wait := UpdateInterval - time.Since(u.last); wait <= 0 {
+	if wait := u.interval - time.Since(u.last); wait <= 0 {
 		u.emitLocked()
 	} else if u.timer == nil {
 		u.timer = time.AfterFunc(wait, func() {

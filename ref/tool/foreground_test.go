@@ -31,7 +31,7 @@ func (r *recorder) Close() error              { return nil }
 func TestReadFrom(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789abcdef"), 3*readBuffer/16+5)
 	rec := &recorder{}
-	u := newUpdater(rec, nil)
+	u := newUpdater(rec, nil, UpdateInterval)
 	// Hide WriterTo, as os.File's generic path does, so that io.Copy
 	// turns to the destination's ReadFrom.
 	n, err := io.Copy(u, struct{ io.Reader }{bytes.NewReader(data)})
@@ -46,7 +46,7 @@ func TestReadFrom(t *testing.T) {
 	}
 
 	rec = &recorder{}
-	u = newUpdater(rec, nil)
+	u = newUpdater(rec, nil, UpdateInterval)
 	n, err = io.Copy(u, iotest.TimeoutReader(bytes.NewReader(data)))
 	if !errors.Is(err, iotest.ErrTimeout) || n != readBuffer || rec.got.Len() != readBuffer {
 		t.Errorf("io.Copy with a failing reader = %d, %v (%d delivered); want %d, %v", n, err, rec.got.Len(), readBuffer, iotest.ErrTimeout)

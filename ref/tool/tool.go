@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/call"
@@ -37,6 +38,10 @@ type Config struct {
 	// means output.NewAccumulator (spec/output.md). The kit's broken
 	// variants replace it to break one output rule at a time.
 	NewOutput func(output.Options) Output
+	// UpdateInterval is the least time between two streamed updates; 0
+	// means UpdateInterval (OUT-30). Like NewOutput, it exists for the
+	// kit's broken variants; the reference never sets it.
+	UpdateInterval time.Duration
 }
 
 // Output takes one run's output stream and says what the model sees: the
