@@ -75,6 +75,20 @@ func runsTextAsSegments(command string) Classification {
 	return Classification{Segments: segs}
 }
 
+// stripWrappers reports each segment as the innermost command it runs, so
+// that allow rules see through wrappers too.
+func stripWrappers(command string) Classification {
+	c := classify(command)
+	for i, s := range c.Segments {
+		for _, in := range c.Inner {
+			if strings.HasSuffix(s, in) && len(in) < len(c.Segments[i]) {
+				c.Segments[i] = in
+			}
+		}
+	}
+	return c
+}
+
 // with is the reference grammar with one piece replaced.
 func with(change func(*grammar)) grammar {
 	g := ref
@@ -98,6 +112,7 @@ func TestCorpusCatchesBrokenVariants(t *testing.T) {
 		{"unknown treated as no segments", with(func(g *grammar) { g.classify = unknownAsEmpty })},
 		{"deny blind to wrappers", with(func(g *grammar) { g.denyTexts = func(c Classification) []string { return c.Segments } })},
 		{"text runners classify", with(func(g *grammar) { g.classify = runsTextAsSegments })},
+		{"wrappers stripped from segments", with(func(g *grammar) { g.classify = stripWrappers })},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
