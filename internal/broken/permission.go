@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/apexcheck/apexcheck/ref/permission"
 	"github.com/apexcheck/apexcheck/ref/server"
 	"github.com/apexcheck/apexcheck/ref/tool"
@@ -36,6 +38,74 @@ func init() {
 		Scenarios: `^perm_(unknown_.*|engine_unknown_calls|tokenizer_bypasses)$`,
 		Serve:     withPermissions(permission.Grammar{Classify: unknownAsEmpty}),
 	})
+	Register("perm-deny-blind-wrappers", Variant{
+		Defect:    "compares a deny rule with the segments only, so `nohup rm -rf build` and `env rm` escape `rm:*`",
+		Scenarios: `^perm_(deny_wrappers|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: withoutInner}),
+	})
+	Register("perm-runs-text-classifies", Variant{
+		Defect:    "classifies `sh -c`, `eval`, `source`, `trap`, `xargs` and `find -exec` as ordinary segments, so the text they run escapes every deny rule",
+		Scenarios: `^perm_(deny_runs_text|deny_allow_unchanged|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: runsTextAsSegments}),
+	})
+	Register("perm-strip-wrappers", Variant{
+		Defect:    "reports the program behind a wrapper as the segment, so an allow rule `rm:*` authorises `nohup rm -rf build`",
+		Scenarios: `^perm_(deny_allow_unchanged|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: stripWrappers}),
+	})
+}
+
+// withoutInner keeps the reference's segments and forgets what they run
+// behind wrappers, which is all a deny rule sees beyond them (PERM-47).
+func withoutInner(command string) permission.Classification {
+	c := permission.Classify(command)
+	c.Inner = nil
+	return c
+}
+
+// runsTextAsSegments turns the reference's "runs text" verdicts (PERM-49)
+// back into the simple commands of the parse, as a grammar that treats
+// `sh`, `eval` and the rest as ordinary command words would.
+func runsTextAsSegments(command string) permission.Classification {
+	c := permission.Classify(command)
+	if !strings.HasPrefix(c.Reason, permission.ReasonRunsText+":") {
+		return c
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return c
+	}
+	var segs []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok {
+			segs = append(segs, command[ce.Pos().Offset():ce.End().Offset()])
+			return false
+		}
+		return true
+	})
+	if len(segs) == 0 {
+		return c
+	}
+	return permission.Classification{Segments: segs}
+}
+
+// stripWrappers replaces each segment with the innermost command it runs:
+// the shortest inner command that ends the segment.
+func stripWrappers(command string) permission.Classification {
+	c := permission.Classify(command)
+	if c.Unknown {
+		return c
+	}
+	segs := make([]string, len(c.Segments))
+	for i, s := range c.Segments {
+		segs[i] = s
+		for _, in := range c.Inner {
+			if strings.HasSuffix(s, in) && len(in) < len(segs[i]) {
+				segs[i] = in
+			}
+		}
+	}
+	return permission.Classification{Segments: segs, Inner: c.Inner}
 }
 
 // withPermissions serves the reference with its permission answers given

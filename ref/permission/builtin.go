@@ -128,6 +128,9 @@ func anyContains(words []*syntax.Word, sub string) bool {
 // inside double quotes it does so only before `$`, a backtick, `"`, `\` and
 // a newline. (Backslash-newline never gets here: PERM-20.)
 func wordValue(w *syntax.Word) string {
+	if v, ok := plainLit(w); ok {
+		return v // the common case, an option or a name: nothing to remove
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {

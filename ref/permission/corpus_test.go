@@ -154,14 +154,14 @@ func TestEngineCorpus(t *testing.T) {
 	report(t, engineFailures(ref, load[engineEntry](t, "engine.json")))
 }
 
-// unknownClasses are the classes of PERM-17 to PERM-31 the corpus must
-// cover, one per condition.
+// unknownClasses are the classes of PERM-17 to PERM-31, PERM-44 to PERM-46,
+// PERM-48 and PERM-49 the corpus must cover, one per condition.
 var unknownClasses = []string{
 	ReasonEmpty, ReasonControl, ReasonFormat, ReasonSpace, ReasonContinuation,
 	ReasonParse, ReasonRedirection, ReasonComment, ReasonNegation, ReasonTime,
 	ReasonCoproc, ReasonCompound, ReasonFunction, ReasonReserved, ReasonAssignment,
 	ReasonDeclaration, ReasonCommandWord, ReasonExpansion, ReasonGlob, ReasonTilde,
-	ReasonEvaluation, ReasonLookup,
+	ReasonEvaluation, ReasonLookup, ReasonRunsText, ReasonWrapper,
 }
 
 // TestCommandsCorpusShape checks the corpus itself: its size, that each

@@ -8,5 +8,8 @@
 // authorised by an allow rule only when the segmenter has proved which simple
 // commands bash will run, and every one of them matches. Whatever the
 // segmenter cannot prove is unknown, and an unknown call is never authorised
-// by an allow rule and is caught by every deny rule (PERM-39).
+// by an allow rule and is caught by every deny rule (PERM-39). Deny rules
+// also see the programs segments run behind wrappers such as env, nohup and
+// timeout (PERM-47, PERM-48, wrapper.go); programs that run text as
+// commands (sh -c, eval, xargs, find -exec) are unknown (PERM-49).
 package permission

@@ -13,6 +13,9 @@ type grammar struct {
 	// denyQuantifier decides matchesDeny over a command's segments: the
 	// seed requires some segment to match (PERM-4).
 	denyQuantifier func(segments []string, match func(string) bool) bool
+	// denyTexts picks what a deny rule is compared with: the segments and
+	// the commands they run behind wrappers (PERM-47).
+	denyTexts func(Classification) []string
 }
 
 // ref is the reference grammar.
@@ -20,6 +23,7 @@ var ref = grammar{
 	classify:       classify,
 	isSpace:        isECMAScriptSpace,
 	denyQuantifier: some,
+	denyTexts:      denyTexts,
 }
 
 func some(segments []string, match func(string) bool) bool {

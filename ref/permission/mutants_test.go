@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The broken variants below are the mistakes the issue names. Each is a
@@ -47,6 +49,53 @@ func unknownAsEmpty(command string) Classification {
 	return Classification{Segments: []string{}}
 }
 
+// runsTextAsSegments classifies a command PERM-49 makes unknown as the
+// simple commands a quote-aware split finds, as the grammar did before
+// PERM-49: `sh -c 'rm x'` is one segment whose command word is sh.
+func runsTextAsSegments(command string) Classification {
+	c := classify(command)
+	if !strings.HasPrefix(c.Reason, ReasonRunsText+":") {
+		return c
+	}
+	f, err := parse(command)
+	if err != nil {
+		return c
+	}
+	var segs []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok {
+			segs = append(segs, command[ce.Pos().Offset():ce.End().Offset()])
+			return false
+		}
+		return true
+	})
+	if len(segs) == 0 {
+		return c
+	}
+	return Classification{Segments: segs}
+}
+
+// stripWrappers reports each segment as the innermost command it runs, so
+// that allow rules see through wrappers too.
+func stripWrappers(command string) Classification {
+	c := classify(command)
+	for i, s := range c.Segments {
+		for _, in := range c.Inner {
+			if strings.HasSuffix(s, in) && len(in) < len(c.Segments[i]) {
+				c.Segments[i] = in
+			}
+		}
+	}
+	return c
+}
+
+// with is the reference grammar with one piece replaced.
+func with(change func(*grammar)) grammar {
+	g := ref
+	change(&g)
+	return g
+}
+
 func TestCorpusCatchesBrokenVariants(t *testing.T) {
 	commands := load[commandEntry](t, "commands.json")
 	rules := load[ruleEntry](t, "rules.json")
@@ -56,11 +105,14 @@ func TestCorpusCatchesBrokenVariants(t *testing.T) {
 		name string
 		g    grammar
 	}{
-		{"split ignoring quotes", grammar{classify: splitIgnoringQuotes, isSpace: ref.isSpace, denyQuantifier: ref.denyQuantifier}},
-		{"Go regexp \\s instead of ECMAScript's", grammar{classify: ref.classify, isSpace: goRegexpSpace, denyQuantifier: ref.denyQuantifier}},
-		{"unicode.IsSpace instead of ECMAScript's", grammar{classify: ref.classify, isSpace: unicode.IsSpace, denyQuantifier: ref.denyQuantifier}},
-		{"deny matched with every", grammar{classify: ref.classify, isSpace: ref.isSpace, denyQuantifier: every}},
-		{"unknown treated as no segments", grammar{classify: unknownAsEmpty, isSpace: ref.isSpace, denyQuantifier: ref.denyQuantifier}},
+		{"split ignoring quotes", with(func(g *grammar) { g.classify = splitIgnoringQuotes })},
+		{"Go regexp \\s instead of ECMAScript's", with(func(g *grammar) { g.isSpace = goRegexpSpace })},
+		{"unicode.IsSpace instead of ECMAScript's", with(func(g *grammar) { g.isSpace = unicode.IsSpace })},
+		{"deny matched with every", with(func(g *grammar) { g.denyQuantifier = every })},
+		{"unknown treated as no segments", with(func(g *grammar) { g.classify = unknownAsEmpty })},
+		{"deny blind to wrappers", with(func(g *grammar) { g.denyTexts = func(c Classification) []string { return c.Segments } })},
+		{"text runners classify", with(func(g *grammar) { g.classify = runsTextAsSegments })},
+		{"wrappers stripped from segments", with(func(g *grammar) { g.classify = stripWrappers })},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {

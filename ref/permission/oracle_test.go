@@ -77,6 +77,7 @@ func oracle(command string, c Classification) error {
 	if len(calls) != len(c.Segments) {
 		return fmt.Errorf("%d simple commands in the tree, %d segments", len(calls), len(c.Segments))
 	}
+	var inner []string
 	for i, ce := range calls {
 		if len(ce.Assigns) > 0 || len(ce.Args) == 0 {
 			return fmt.Errorf("simple command %d has assignments or no words", i)
@@ -98,6 +99,24 @@ func oracle(command string, c Classification) error {
 		if err := oracleBuiltin(ce.Args); err != nil {
 			return fmt.Errorf("segment %q: %v", c.Segments[i], err)
 		}
+		values := make([]string, len(ce.Args))
+		for j, w := range ce.Args {
+			f, err := expand.Fields(nil, w)
+			if err != nil || len(f) != 1 {
+				return fmt.Errorf("segment %q: word %d expands to %q (%v)", c.Segments[i], j, f, err)
+			}
+			values[j] = f[0]
+		}
+		in, err := oracleInner(command, ce, values)
+		if err != nil {
+			return fmt.Errorf("segment %q: %v", c.Segments[i], err)
+		}
+		inner = append(inner, in...)
+	}
+	// PERM-47: the inner commands are exactly the programs the wrappers
+	// run, so that whatever bash runs is named where a deny rule looks.
+	if !slices.Equal(inner, c.Inner) {
+		return fmt.Errorf("inner commands %q, the oracle finds %q", c.Inner, inner)
 	}
 	return nil
 }
@@ -169,10 +188,36 @@ func TestOracleCatchesOverClaims(t *testing.T) {
 		{"command -p \\read x", []string{"command -p \\read x"}},
 		{"builtin -- test -v 'a[$(id)]'", []string{"builtin -- test -v 'a[$(id)]'"}},
 		{"alias ls=rm", []string{"alias ls=rm"}},
+		{"sh -c 'rm x'", []string{"sh -c 'rm x'"}},
+		{"curl x | sh", []string{"curl x", "sh"}},
+		{"env -S 'rm x'", []string{"env -S 'rm x'"}},
+		{"nice --adj=3 rm", []string{"nice --adj=3 rm"}},
+		{"find . -ok rm '{}' ';'", []string{"find . -ok rm '{}' ';'"}},
+		{"command eval x", []string{"command eval x"}},
+		// Inner commands missing, or not the program the wrapper runs.
+		{"nohup rm x", []string{"nohup rm x"}},
+		{"/bin/rm x", []string{"/bin/rm x"}},
 	}
 	for _, c := range claims {
 		if oracle(c.command, Classification{Segments: c.segments}) == nil {
 			t.Errorf("oracle accepts segments %q for %q", c.segments, c.command)
+		}
+	}
+	wrong := []struct {
+		command string
+		inner   []string
+	}{
+		{"timeout 5 rm x", []string{"5 rm x"}},
+		{"nice -n 5 rm x", []string{"5 rm x"}},
+		{"env -u X rm x", []string{"X rm x"}},
+		{"env A=1 rm x", []string{"A=1 rm x"}},
+		{"command -v rm", []string{"rm"}},
+		{"nice -n5 nohup rm x", []string{"rm x"}},
+		{"echo rm x", []string{"rm x"}},
+	}
+	for _, c := range wrong {
+		if oracle(c.command, Classification{Segments: []string{c.command}, Inner: c.inner}) == nil {
+			t.Errorf("oracle accepts inner commands %q for %q", c.inner, c.command)
 		}
 	}
 }

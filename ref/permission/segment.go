@@ -15,6 +15,12 @@ type Classification struct {
 	// Segments are the trimmed raw source texts of the command's simple
 	// commands, in source order. Nil when Unknown.
 	Segments []string
+	// Inner are the commands the segments run behind a wrapper or a path
+	// (PERM-47, PERM-48), in source order: each is the text from the
+	// program word the wrapper runs (or from just after the last `/` of a
+	// command word) to the end of its segment. Deny rules see them; allow
+	// and ask rules do not. Nil when there are none.
+	Inner []string
 	// Unknown is set when the command could not be proved to be only simple
 	// commands joined by list and pipeline operators (PERM-17).
 	Unknown bool
@@ -27,30 +33,32 @@ type Classification struct {
 // Classes of unknown command, the prefix of Classification.Reason. Each names
 // one condition of PERM-17 to PERM-31.
 const (
-	ReasonEmpty        = "empty"        // PERM-31: empty or blank input
-	ReasonEncoding     = "encoding"     // PERM-18: not valid UTF-8
-	ReasonControl      = "control"      // PERM-19: CR or another control character
-	ReasonFormat       = "format"       // PERM-19: a Unicode format character
-	ReasonSpace        = "space"        // PERM-19: a Unicode space other than SPACE, TAB, LF
-	ReasonContinuation = "continuation" // PERM-20: backslash-newline
-	ReasonParse        = "parse"        // PERM-21: not valid bash
-	ReasonStructure    = "structure"    // PERM-22: a list or pipeline operator outside the allowed set
-	ReasonRedirection  = "redirection"  // PERM-23: a redirection or here-document
-	ReasonComment      = "comment"      // PERM-23: a comment
-	ReasonNegation     = "negation"     // PERM-24: `!`
-	ReasonTime         = "time"         // PERM-24: `time`
-	ReasonCoproc       = "coproc"       // PERM-24: `coproc`
-	ReasonCompound     = "compound"     // PERM-24: a compound command
-	ReasonFunction     = "function"     // PERM-24: a function definition
-	ReasonReserved     = "reserved"     // PERM-24: a reserved word as the command word
-	ReasonAssignment   = "assignment"   // PERM-25: a prefix or bare assignment
-	ReasonDeclaration  = "declaration"  // PERM-26: a declaration builtin
-	ReasonEvaluation   = "evaluation"   // PERM-44: a builtin that evaluates text it assigns
-	ReasonLookup       = "lookup"       // PERM-45: a builtin that changes what a command word runs
-	ReasonCommandWord  = "command-word" // PERM-27: a quoted, escaped or non-literal command word
-	ReasonExpansion    = "expansion"    // PERM-28: `$` outside single quotes, or a backtick
-	ReasonGlob         = "glob"         // PERM-29: unquoted * ? [ ] { }
-	ReasonTilde        = "tilde"        // PERM-29: unquoted leading ~
+	ReasonEmpty        = "empty"          // PERM-31: empty or blank input
+	ReasonEncoding     = "encoding"       // PERM-18: not valid UTF-8
+	ReasonControl      = "control"        // PERM-19: CR or another control character
+	ReasonFormat       = "format"         // PERM-19: a Unicode format character
+	ReasonSpace        = "space"          // PERM-19: a Unicode space other than SPACE, TAB, LF
+	ReasonContinuation = "continuation"   // PERM-20: backslash-newline
+	ReasonParse        = "parse"          // PERM-21: not valid bash
+	ReasonStructure    = "structure"      // PERM-22: a list or pipeline operator outside the allowed set
+	ReasonRedirection  = "redirection"    // PERM-23: a redirection or here-document
+	ReasonComment      = "comment"        // PERM-23: a comment
+	ReasonNegation     = "negation"       // PERM-24: `!`
+	ReasonTime         = "time"           // PERM-24: `time`
+	ReasonCoproc       = "coproc"         // PERM-24: `coproc`
+	ReasonCompound     = "compound"       // PERM-24: a compound command
+	ReasonFunction     = "function"       // PERM-24: a function definition
+	ReasonReserved     = "reserved"       // PERM-24: a reserved word as the command word
+	ReasonAssignment   = "assignment"     // PERM-25: a prefix or bare assignment
+	ReasonDeclaration  = "declaration"    // PERM-26: a declaration builtin
+	ReasonEvaluation   = "evaluation"     // PERM-44: a builtin that evaluates text it assigns
+	ReasonLookup       = "lookup"         // PERM-45: a builtin that changes what a command word runs
+	ReasonCommandWord  = "command-word"   // PERM-27: a quoted, escaped or non-literal command word
+	ReasonExpansion    = "expansion"      // PERM-28: `$` outside single quotes, or a backtick
+	ReasonGlob         = "glob"           // PERM-29: unquoted * ? [ ] { }
+	ReasonTilde        = "tilde"          // PERM-29: unquoted leading ~
+	ReasonRunsText     = "runs-text"      // PERM-49: a program or builtin that runs text as commands
+	ReasonWrapper      = "wrapper-option" // PERM-48: a wrapper argument the grammar cannot read
 )
 
 // declarationBuiltins are the command words PERM-26 refuses: each evaluates
@@ -103,7 +111,7 @@ func classify(command string) Classification {
 		// empty list can never stand for "segments".
 		return unknown(ReasonEmpty, "no command")
 	}
-	return Classification{Segments: s.segments}
+	return Classification{Segments: s.segments, Inner: s.inners}
 }
 
 // stream parses the command one top-level statement at a time and checks
@@ -208,6 +216,7 @@ func hasComment(f *syntax.File) bool {
 type segmenter struct {
 	src      string
 	segments []string
+	inners   []string
 	stack    []*syntax.Stmt
 	failed   bool
 	fail     Classification
@@ -300,6 +309,10 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 		return false
 	}
 	start, end := c.Pos().Offset(), c.End().Offset()
+	// PERM-47 to PERM-49: what the command word runs, behind wrappers.
+	if !s.inner(c.Args, int(end)) {
+		return false
+	}
 	// The span of a simple command starts at its first word and ends at
 	// its last, so it is already trimmed (PERM-30).
 	s.segments = append(s.segments, s.src[start:end])

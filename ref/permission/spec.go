@@ -1,6 +1,10 @@
 package permission
 
-import "github.com/apexcheck/apexcheck/ref/call"
+import (
+	"slices"
+
+	"github.com/apexcheck/apexcheck/ref/call"
+)
 
 // BackgroundHandleRule is the reserved rule content that governs retrieve
 // and kill calls on background handles (PERM-9).
@@ -77,18 +81,30 @@ func (g grammar) segmentsOf(p call.Parsed) (Classification, bool) {
 }
 
 func (g grammar) matches(rule string, p call.Parsed) bool {
-	return g.ruleApplies(rule, p, every)
+	return g.ruleApplies(rule, p, func(c Classification) []string { return c.Segments }, every)
 }
 
+// matchesDeny also sees the commands the segments run behind wrappers and
+// paths (PERM-47): `nohup rm x` runs rm, so `rm:*` must refuse it.
 func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
-	return g.ruleApplies(rule, p, g.denyQuantifier)
+	return g.ruleApplies(rule, p, g.denyTexts, g.denyQuantifier)
+}
+
+// denyTexts are the texts a deny rule is compared with: the segments, then
+// the commands they run behind wrappers and paths (PERM-47).
+func denyTexts(c Classification) []string {
+	if len(c.Inner) == 0 {
+		return c.Segments
+	}
+	return append(slices.Clip(c.Segments), c.Inner...)
 }
 
 // ruleApplies is the shape allow and deny matching share: a rejected call
 // matches nothing, a handle call only the reserved rule, and a run call
-// whose command segments quantify over the rule's matches — every segment
-// for allow, some for deny.
-func (g grammar) ruleApplies(rule string, p call.Parsed, quantify func([]string, func(string) bool) bool) bool {
+// whose command classifies quantifies over the rule's matches among texts
+// of its classification — every segment for allow, some segment or inner
+// command for deny.
+func (g grammar) ruleApplies(rule string, p call.Parsed, texts func(Classification) []string, quantify func([]string, func(string) bool) bool) bool {
 	if !p.OK {
 		return false
 	}
@@ -96,7 +112,7 @@ func (g grammar) ruleApplies(rule string, p call.Parsed, quantify func([]string,
 		return rule == BackgroundHandleRule
 	}
 	c, ok := g.segmentsOf(p)
-	return ok && quantify(c.Segments, func(s string) bool { return g.segmentMatchesRule(s, rule) })
+	return ok && quantify(texts(c), func(s string) bool { return g.segmentMatchesRule(s, rule) })
 }
 
 func (g grammar) isUnknown(p call.Parsed) bool {

@@ -1,0 +1,176 @@
+package permission
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The second half of the PERM-32 oracle: every program bash runs for a
+// segment is named by the segment's command word or by an inner command
+// (PERM-47), and none of them runs text no rule sees (PERM-49). It is
+// written apart from wrapper.go on purpose: the wrappers' option grammars
+// are regular expressions over the words' values, each word followed by a
+// NUL, rather than a loop over getopt letters, so that one cannot share a
+// mistake with the other. The values come from mvdan.cc/sh's own quote
+// removal (expand.Fields), not from wordValue.
+
+// oracleUsage is one wrapper's usage: the options it accepts before its
+// command, as one regular expression matching a single option with its
+// argument; the options after which it runs nothing; and what it reads
+// between its options and its command.
+type oracleUsage struct {
+	option   *regexp.Regexp
+	stop     *regexp.Regexp // nil: no stop option
+	operands int
+	env      bool // a `-`, then NAME=value words
+}
+
+// usage builds the option expression: short flags F, short options with an
+// argument A (attached or as the next word), long flags, long options with
+// an argument (after `=` or as the next word), and extra alternatives.
+func usage(flags, withArg string, longFlags, longArgs []string, extra ...string) *regexp.Regexp {
+	var alts []string
+	if flags != "" {
+		alts = append(alts, `-[`+flags+`]+\x00`)
+	}
+	if withArg != "" {
+		f := ""
+		if flags != "" {
+			f = `[` + flags + `]*`
+		}
+		alts = append(alts, `-`+f+`[`+withArg+`][^\x00]+\x00`, `-`+f+`[`+withArg+`]\x00[^\x00]*\x00`)
+	}
+	if len(longFlags) > 0 {
+		alts = append(alts, `--(?:`+strings.Join(longFlags, "|")+`)\x00`)
+	}
+	if len(longArgs) > 0 {
+		l := strings.Join(longArgs, "|")
+		alts = append(alts, `--(?:`+l+`)=[^\x00]*\x00`, `--(?:`+l+`)\x00[^\x00]*\x00`)
+	}
+	alts = append(alts, extra...)
+	if len(alts) == 0 {
+		return regexp.MustCompile(`^\b\B`) // matches nothing
+	}
+	return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+}
+
+var oracleWrappers = map[string]oracleUsage{
+	"env":     {option: usage("i0v", "uC", []string{"ignore-environment", "null", "debug"}, []string{"unset", "chdir"}), env: true},
+	"command": {option: usage("p", "", nil, nil), stop: regexp.MustCompile(`^-p*[vV]`)},
+	"builtin": {option: usage("", "", nil, nil)},
+	"exec":    {option: usage("cl", "a", nil, nil)},
+	"nice":    {option: usage("", "n", nil, []string{"adjustment"}, `-[-+]?[0-9][^\x00]*\x00`)},
+	"nohup":   {option: usage("", "", nil, nil)},
+	"timeout": {option: usage("fpv", "ks", []string{"foreground", "preserve-status", "verbose"}, []string{"kill-after", "signal"}), operands: 1},
+	"stdbuf":  {option: usage("", "ioe", nil, []string{"input", "output", "error"})},
+	"setsid":  {option: usage("cfw", "", []string{"ctty", "fork", "wait"}, nil)},
+	"time":    {option: usage("apqv", "fo", []string{"append", "portability", "quiet", "verbose"}, []string{"format", "output"})},
+	"ionice": {option: usage("t", "cn", []string{"ignore"}, []string{"class", "classdata"}),
+		stop: regexp.MustCompile(`^(?:-t*[pPu]|--(?:pid|pgid|uid)(?:=|\x00))`)},
+	"taskset": {option: usage("ac", "", []string{"all-tasks", "cpu-list"}, nil),
+		stop: regexp.MustCompile(`^(?:-[ac]*p|--pid\x00)`), operands: 1},
+}
+
+// oracleRunsText reports whether a program of this name with these argument
+// values runs text as commands (PERM-49), listed again here by hand.
+func oracleRunsText(name string, args []string) bool {
+	switch name {
+	case "eval", "source", ".", "trap", "fc", "jobs", "xargs", "parallel", "watch",
+		"su", "sudo", "doas", "runuser", "pkexec", "sg", "setpriv", "chroot", "unshare", "nsenter",
+		"systemd-run", "flock", "script", "chrt", "strace", "ltrace", "busybox":
+		return true
+	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "oksh",
+		"yash", "posh", "fish", "csh", "tcsh":
+		return len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "+")
+	case "find":
+		return slices.ContainsFunc(args, func(a string) bool {
+			return a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir"
+		})
+	}
+	return false
+}
+
+// oracleCommand returns the index among args of the word wrapper u runs as
+// a program, or -1 when it runs nothing, or an error when an argument is
+// not one the usage reads.
+func oracleCommand(u oracleUsage, args []string) (int, error) {
+	rest, i := strings.Join(args, "\x00")+"\x00", 0
+	if len(args) == 0 {
+		rest = ""
+	}
+	for rest != "" {
+		if u.stop != nil && u.stop.MatchString(rest) {
+			return -1, nil
+		}
+		if strings.HasPrefix(rest, "--\x00") {
+			rest, i = rest[3:], i+1
+			break
+		}
+		m := u.option.FindString(rest)
+		if m == "" {
+			if strings.HasPrefix(rest, "-") && !strings.HasPrefix(rest, "-\x00") {
+				return 0, fmt.Errorf("option %q is outside the usage", strings.SplitN(rest, "\x00", 2)[0])
+			}
+			break
+		}
+		rest, i = rest[len(m):], i+strings.Count(m, "\x00")
+	}
+	i += u.operands
+	if u.env {
+		if i < len(args) && args[i] == "-" {
+			i++
+		}
+		for i < len(args) && strings.Contains(args[i], "=") {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return -1, nil
+	}
+	return i, nil
+}
+
+// oracleInner lists the inner commands (PERM-47) of one simple command
+// whose words have the given values, or says why it should not have
+// classified at all.
+func oracleInner(command string, ce *syntax.CallExpr, values []string) ([]string, error) {
+	end := int(ce.End().Offset())
+	var inner []string
+	for i := 0; ; {
+		word := ce.Args[i].Lit()
+		if word == "" || word != values[i] || strings.ContainsAny(word, `\'"`) {
+			return nil, fmt.Errorf("program word %d is not a plain literal", i)
+		}
+		start := int(ce.Args[i].Pos().Offset())
+		if i > 0 {
+			inner = append(inner, command[start:end])
+		}
+		slash := strings.LastIndex(word, "/")
+		name := word[slash+1:]
+		if name == "" {
+			return inner, nil
+		}
+		if slash >= 0 {
+			inner = append(inner, command[start+slash+1:end])
+		}
+		if oracleRunsText(name, values[i+1:]) {
+			return nil, fmt.Errorf("%s runs text as commands", name)
+		}
+		u, ok := oracleWrappers[name]
+		if !ok {
+			return inner, nil
+		}
+		next, err := oracleCommand(u, values[i+1:])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if next < 0 {
+			return inner, nil
+		}
+		i += 1 + next
+	}
+}

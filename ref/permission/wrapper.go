@@ -1,0 +1,247 @@
+package permission
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wrapper is how a command-running program that PERM-48 sees through reads
+// its arguments: getopt with a "+" option string, as coreutils, util-linux
+// and bash's own builtins do, so options end at the first word that is not
+// one, or just after `--`. Anything outside the table (an option it does
+// not list, an abbreviated long option, `--help`) makes the call unknown:
+// guessing how an unknown option reads its argument would be guessing which
+// word is the program.
+type wrapper struct {
+	flags   string          // short options without an argument
+	withArg string          // short options taking an argument, attached (-n5) or the next word (-n 5)
+	long    map[string]bool // long options, without the dashes; true when it takes an argument
+	// stops are options (a short letter or a long name) after which the
+	// program runs nothing: `command -v` looks a name up, `taskset -p` and
+	// `ionice -p` act on running processes.
+	stops    string
+	operands int  // words read between the options and the command: timeout's duration, taskset's mask
+	assigns  bool // env: NAME=value words (any word holding `=`) before the command, and a lone `-`
+	numeric  bool // nice: -N, --N, -+N anywhere among the options is the adjustment
+}
+
+// wrappers are the programs PERM-48 sees through, by the name bash looks up
+// (the command word's text after its last `/`). Each table was checked
+// against coreutils 9.1, util-linux 2.38, GNU time 1.9 and bash 5.2.
+var wrappers = map[string]wrapper{
+	"env": {flags: "i0v", withArg: "uC", assigns: true, long: map[string]bool{
+		"ignore-environment": false, "null": false, "debug": false, "unset": true, "chdir": true}},
+	"command": {flags: "p", stops: "vV"},
+	"builtin": {},
+	"exec":    {flags: "cl", withArg: "a"},
+	"nice":    {withArg: "n", numeric: true, long: map[string]bool{"adjustment": true}},
+	"nohup":   {},
+	"timeout": {flags: "fpv", withArg: "ks", operands: 1, long: map[string]bool{
+		"foreground": false, "preserve-status": false, "verbose": false, "kill-after": true, "signal": true}},
+	"stdbuf": {withArg: "ioe", long: map[string]bool{"input": true, "output": true, "error": true}},
+	"setsid": {flags: "cfw", long: map[string]bool{"ctty": false, "fork": false, "wait": false}},
+	"time": {flags: "apqv", withArg: "fo", long: map[string]bool{
+		"append": false, "portability": false, "quiet": false, "verbose": false, "format": true, "output": true}},
+	"ionice": {flags: "t", withArg: "cnpPu", stops: "pPu", long: map[string]bool{
+		"class": true, "classdata": true, "ignore": false, "pid": true, "pgid": true, "uid": true}},
+	"taskset": {flags: "acp", stops: "p", operands: 1, long: map[string]bool{
+		"all-tasks": false, "cpu-list": false, "pid": false}},
+}
+
+// longStops are the long spellings of wrapper stops, by program.
+var longStops = map[string]map[string]bool{
+	"ionice":  {"pid": true, "pgid": true, "uid": true},
+	"taskset": {"pid": true},
+}
+
+// runsText are the programs and builtins PERM-49 makes unknown whatever
+// their arguments: each runs as commands text the grammar never parses (an
+// argument, standard input, a file or the output of another program), or
+// runs a command through a grammar of options this kit does not model.
+var runsText = map[string]bool{
+	// bash builtins that run text as commands in this shell.
+	"eval": true, "source": true, ".": true, "trap": true, "fc": true, "jobs": true,
+	// programs that build a command line from input or run shell text.
+	"xargs": true, "parallel": true, "watch": true,
+	// programs that run a command as another user, or in another root or
+	// namespace, whose default is an interactive shell reading stdin.
+	"su": true, "sudo": true, "doas": true, "runuser": true, "pkexec": true, "sg": true,
+	"setpriv": true, "chroot": true, "unshare": true, "nsenter": true, "systemd-run": true,
+	// command runners whose option grammar is not modelled here.
+	"flock": true, "script": true, "chrt": true, "strace": true, "ltrace": true, "busybox": true,
+}
+
+// shells are the programs PERM-49 makes unknown unless their first argument
+// is a script file: `-c` runs an argument as commands, no operand (or `-s`)
+// runs standard input, and their other options take arguments (`-o`, `-O`,
+// `--rcfile`) this kit does not model.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "rbash": true, "dash": true, "ash": true, "zsh": true, "ksh": true,
+	"ksh93": true, "mksh": true, "pdksh": true, "oksh": true, "yash": true, "posh": true,
+	"fish": true, "csh": true, "tcsh": true,
+}
+
+// findRuns are the actions with which find runs a command (PERM-49).
+var findRuns = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// programName is the name bash looks a command word up by: its text after
+// the last `/`, or the whole word.
+func programName(word string) string {
+	return word[strings.LastIndexByte(word, '/')+1:]
+}
+
+// inner applies PERM-47 to PERM-49 to one simple command whose words have
+// passed PERM-27 to PERM-29: it follows the chain of wrappers from the
+// command word, appending to s.inner the text each wrapped program runs as
+// (from its word, or from just after a `/` in it, to the end of the
+// segment), and refuses a program that runs text or an option it cannot
+// read.
+func (s *segmenter) inner(words []*syntax.Word, end int) bool {
+	i := 0
+	for {
+		w := words[i]
+		word, ok := plainLit(w)
+		if !ok {
+			// PERM-48 with PERM-27: the program a wrapper runs is named by
+			// a plain word, as a command word must be.
+			return s.reject(ReasonCommandWord, "a quoted or escaped word after a wrapper")
+		}
+		start := int(w.Pos().Offset())
+		if i > 0 {
+			s.inners = append(s.inners, s.src[start:end])
+		}
+		name := programName(word)
+		if name == "" {
+			return true // a directory: bash runs nothing
+		}
+		if len(name) < len(word) {
+			s.inners = append(s.inners, s.src[start+len(word)-len(name):end])
+		}
+		args := words[i+1:]
+		if r := runsCode(name, args); r != "" {
+			return s.reject(ReasonRunsText, r)
+		}
+		wr, ok := wrappers[name]
+		if !ok {
+			return true
+		}
+		next, runs, bad := wr.command(name, args)
+		if bad != "" {
+			return s.reject(ReasonWrapper, name+" "+bad)
+		}
+		if !runs {
+			return true
+		}
+		i += 1 + next
+	}
+}
+
+// runsCode reports, as a detail for the unknown reason, why program name
+// with args runs text as commands (PERM-49), or "" when it does not.
+func runsCode(name string, args []*syntax.Word) string {
+	switch {
+	case runsText[name]:
+		return name
+	case shells[name]:
+		if len(args) == 0 {
+			return name + " reading standard input"
+		}
+		if v := wordValue(args[0]); strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+			return name + " with an option"
+		}
+	case name == "find":
+		for _, a := range args {
+			if v := wordValue(a); findRuns[v] {
+				return "find " + v
+			}
+		}
+	}
+	return ""
+}
+
+// command finds the word wr runs as a program among args, the words after
+// the wrapper's own: its index, whether anything runs at all, and, when an
+// argument is outside the table, which one.
+func (wr wrapper) command(name string, args []*syntax.Word) (int, bool, string) {
+	i := 0
+options:
+	for i < len(args) {
+		v := wordValue(args[i])
+		switch {
+		case v == "--":
+			i++
+			break options
+		case wr.numeric && isAdjustment(v):
+			i++
+		case strings.HasPrefix(v, "--"):
+			opt, _, hasValue := strings.Cut(v[2:], "=")
+			takes, known := wr.long[opt]
+			switch {
+			case !known || (hasValue && !takes):
+				return 0, false, "option " + v
+			case longStops[name][opt]:
+				return 0, false, ""
+			case takes && !hasValue:
+				i++ // the value is the next word
+			}
+			i++
+		case strings.HasPrefix(v, "-") && v != "-":
+			skip, stop, bad := wr.cluster(v[1:])
+			if bad != "" || stop {
+				return 0, false, bad
+			}
+			i += 1 + skip
+		default:
+			break options // the first operand, `-` included, ends the options
+		}
+	}
+	i += wr.operands
+	if wr.assigns {
+		if i < len(args) && wordValue(args[i]) == "-" {
+			i++ // env's `-`, the same as -i, once, right after the options
+		}
+		for i < len(args) && strings.Contains(wordValue(args[i]), "=") {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return 0, false, "" // no command: nothing runs
+	}
+	return i, true, ""
+}
+
+// cluster reads one word of short options (without its `-`) as getopt
+// does: letters until one takes an argument, which is the rest of the word
+// or, when nothing is left, the next word (skip 1).
+func (wr wrapper) cluster(letters string) (skip int, stop bool, bad string) {
+	for j := 0; j < len(letters); j++ {
+		c := letters[j]
+		switch {
+		case strings.IndexByte(wr.stops, c) >= 0:
+			return 0, true, ""
+		case strings.IndexByte(wr.flags, c) >= 0:
+		case strings.IndexByte(wr.withArg, c) >= 0:
+			if j == len(letters)-1 {
+				return 1, false, ""
+			}
+			return 0, false, ""
+		default:
+			return 0, false, "option -" + string(c)
+		}
+	}
+	return 0, false, ""
+}
+
+// isAdjustment reports whether v is nice's legacy adjustment: `-`, then an
+// optional `-` or `+`, then a digit.
+func isAdjustment(v string) bool {
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	d := v[1:]
+	if d[0] == '-' || d[0] == '+' {
+		d = d[1:]
+	}
+	return d != "" && d[0] >= '0' && d[0] <= '9'
+}
