@@ -155,11 +155,11 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 		defer close(read)
 		io.Copy(out, r) // ends at end-of-file or at the read deadline
 	}()
-	exited := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
+	// The shell is reaped only once its session has been killed: until
+	// then its pid, and with it the session and group IDs the kill aims
+	// at, cannot be given to another process (pids wrap around quickly
+	// where pid_max is 32768), whose session the kill would hit instead.
+	exited, reapShell := watchExit(cmd)
 
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -181,13 +181,19 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 	if timedOut {
 		// SIGKILL ends the shell at once unless it is in uninterruptible
 		// sleep; the wait for that is bounded so the call never hangs, and
-		// the Wait goroutine reaps it whenever it goes.
+		// the shell is reaped whenever it goes.
 		select {
 		case <-exited:
+			reapShell()
 		case <-time.After(time.Second):
+			go func() {
+				<-exited
+				reapShell()
+			}()
 		}
 		return fmt.Errorf("%w (%v)", ErrTimeout, bound)
 	}
+	reapShell()
 	if st := cmd.ProcessState; !st.Success() { // PATH-10
 		return fmt.Errorf("%w: %v", ErrExit, st)
 	}
