@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Role is the value of APEXCHECK_ROLE that makes the kit's binary a fake
@@ -129,10 +130,23 @@ func Install(self, path string, b Behaviour) error {
 	// them from its environment before anything else can inherit them.
 	script := "#!/bin/sh\n" + RoleVariable + "=" + Role + " " + ConfigVariable + "=" + shellQuote(config) +
 		" exec " + shellQuote(self) + " \"$@\"\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := writeExecutable(path, []byte(script)); err != nil {
 		return fmt.Errorf("install fake shell: %w", err)
 	}
 	return nil
+}
+
+// writeExecutable writes an executable file while no process can be
+// forked from this one. A child forked while the file is open for writing
+// holds it open until it execs, and an exec of the file until then fails
+// with ETXTBSY (Go issue 22315): on a loaded machine, with scenarios
+// starting processes in parallel, the implementation's exec of the fake
+// shell failed so, and its probe with it. Forks hold syscall.ForkLock
+// until the child has exec'd, so holding it for reading keeps them out.
+func writeExecutable(path string, data []byte) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return os.WriteFile(path, data, 0o755)
 }
 
 // shellQuote quotes s for a POSIX shell.
