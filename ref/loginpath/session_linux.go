@@ -30,8 +30,10 @@ const reapLimit = time.Second
 // in the session, and scans again until a scan finds none alive, so a
 // process forked between a scan and a kill is caught by the next scan; it
 // gives up after reapLimit. Only a process that started a session of its
-// own is beyond its reach. Session IDs are not reused while any process of
-// the session lives, so a scan cannot mistake another session for it.
+// own is beyond its reach. The caller keeps the session's leader unreaped
+// until it returns (watchExit): a pid, and so a session or group ID, is
+// not reused while a process, a zombie included, holds it, so neither the
+// group kill nor a scan can hit another process's session.
 func KillSession(sid int) {
 	syscall.Kill(-sid, syscall.SIGKILL)
 	deadline := time.Now().Add(reapLimit)
