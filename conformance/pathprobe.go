@@ -133,8 +133,11 @@ func checkOverlay(self string) error {
 // The flags choose the behaviour (fakeshell.Behaviour): -print S (the
 // PATH; default its own $PATH), -pathlen N (a generated PATH of N bytes),
 // -before S and -after S (text around the PATH; S takes Go escapes),
-// -stderr S (printed to stderr first), -silent, -fish2 (entries space-separated), -exit N, -sleep D, -until F
-// (wait for a file), -ignore-term, -hold D (a child holds stdout open),
+// -stderr S (printed to stderr first), -stderr-after S (printed to stderr
+// after the PATH), -silent, -fish2 (entries space-separated), -exit N,
+// -sleep D, -until F (wait for a file), -at D (print D after the process
+// started), -ignore-term, -hold D (a child holds stdout open), -job D (a
+// background job in a group of its own, as after `set -m`),
 // -stdin (read a line), -tty grab|read|grab,read (take or read /dev/tty),
 // -reject (reject -lic as tcsh does), -exec PROG (a recording shell: log,
 // then exec PROG with the same arguments), -tag T, -log F.
@@ -143,7 +146,9 @@ func checkOverlay(self string) error {
 // "arg A" per argument, "path P", "home H", "cwd C", "stdin S", "ctty none"
 // or "ctty MAJ:MIN", "leader session" (it leads its session and group),
 // "leader group" (its group only) or "leader none", one "event …" line per
-// event, and "exit N" or "exit none" when it did not exit on its own.
+// event (a job's says whether it has a group of its own and shares the
+// shell's session), and "exit N" or "exit none" when it did not exit on
+// its own.
 func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("fakeshell does not support negation")
@@ -159,10 +164,13 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	before := fs.String("before", "", "text before the PATH (Go escapes)")
 	after := fs.String("after", "", "text after the PATH (Go escapes)")
 	stderr := fs.String("stderr", "", "text printed to stderr first (Go escapes)")
+	stderrAfter := fs.String("stderr-after", "", "text printed to stderr after the PATH (Go escapes)")
 	fs.BoolVar(&b.Silent, "silent", false, "print nothing")
 	fs.BoolVar(&b.Fish2, "fish2", false, "print the entries separated by spaces")
 	fs.IntVar(&b.Exit, "exit", 0, "exit status")
 	sleep := fs.Duration("sleep", 0, "wait before printing")
+	at := fs.Duration("at", 0, "print this long after the process started")
+	job := fs.Duration("job", 0, "start a background job in a group of its own, for this long")
 	until := fs.String("until", "", "wait for this file before printing")
 	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
 	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
@@ -181,7 +189,9 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 		b.PATH = &p
 	}
 	b.Before, b.After, b.Stderr = unescape(ts, *before), unescape(ts, *after), unescape(ts, *stderr)
+	b.StderrAfter = unescape(ts, *stderrAfter)
 	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
+	b.AtMS, b.JobMS = int(*at/time.Millisecond), int(*job/time.Millisecond)
 	if *until != "" {
 		b.Until = ts.MkAbs(*until)
 	}
@@ -252,6 +262,16 @@ func showFakeshell(ts *testscript.TestScript, args []string) {
 		}
 		if e.Child != 0 {
 			fmt.Fprintf(&b, " child=%d", e.Child)
+		}
+		if e.Event == "job" && e.Child != 0 {
+			// Whether the job is what `set -m` makes: a group of its own
+			// in the shell's session.
+			if e.Pgid == e.Child {
+				b.WriteString(" own-group")
+			}
+			if e.Sid == st.Sid {
+				b.WriteString(" same-session")
+			}
 		}
 		b.WriteString("\n")
 	}

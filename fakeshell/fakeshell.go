@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Role is the value of APEXCHECK_ROLE that makes the kit's binary a fake
@@ -38,7 +39,7 @@ const holdVariable = "APEXCHECK_FAKESHELL_HOLD"
 
 // Behaviour is what one fake shell does, in this order: log its start;
 // ignore SIGTERM; take or read the terminal; read stdin; start a child
-// holding stdout; wait; print; log its end; exit.
+// holding stdout; start a background job; wait; print; log its end; exit.
 type Behaviour struct {
 	// Log is the JSON-lines file every invocation appends to.
 	Log string `json:"log"`
@@ -56,6 +57,9 @@ type Behaviour struct {
 	// Stderr is printed to stderr before anything else is printed, as
 	// interactive shells without a terminal complain about job control.
 	Stderr string `json:"stderr,omitempty"`
+	// StderrAfter is printed to stderr after the PATH, as a shell's
+	// logout or EXIT-trap noise.
+	StderrAfter string `json:"stderrAfter,omitempty"`
 	// Silent prints nothing at all, as a shell whose rc execs another
 	// shell that reads end-of-file from stdin.
 	Silent bool `json:"silent,omitempty"`
@@ -66,6 +70,11 @@ type Behaviour struct {
 	Exit int `json:"exit,omitempty"`
 	// SleepMS is how long to wait before printing.
 	SleepMS int `json:"sleepMS,omitempty"`
+	// AtMS, when positive, waits before printing until this long after
+	// the process started, by the kernel's record of its start (the fork
+	// in the implementation), so that a slow start on a loaded machine
+	// does not shift the moment the PATH is printed.
+	AtMS int `json:"atMS,omitempty"`
 	// Until, when set, waits for this file to exist before printing.
 	Until string `json:"until,omitempty"`
 	// IgnoreTERM ignores SIGTERM, SIGHUP and SIGINT, as interactive bash
@@ -74,6 +83,11 @@ type Behaviour struct {
 	// HoldMS, when positive, leaves a child in the shell's process group
 	// holding stdout open for this long, as an rc that starts an agent.
 	HoldMS int `json:"holdMS,omitempty"`
+	// JobMS, when positive, starts a background job for this long as an
+	// rc that turns on job control (`set -m; cmd &`) does: a child in a
+	// process group of its own, still in the shell's session, with stdin
+	// and stdout on the null device.
+	JobMS int `json:"jobMS,omitempty"`
 	// ReadStdin reads a line from stdin first, as an rc that prompts.
 	ReadStdin bool `json:"readStdin,omitempty"`
 	// TTYGrab opens /dev/tty and takes the terminal as bash's job control
@@ -116,10 +130,23 @@ func Install(self, path string, b Behaviour) error {
 	// them from its environment before anything else can inherit them.
 	script := "#!/bin/sh\n" + RoleVariable + "=" + Role + " " + ConfigVariable + "=" + shellQuote(config) +
 		" exec " + shellQuote(self) + " \"$@\"\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := writeExecutable(path, []byte(script)); err != nil {
 		return fmt.Errorf("install fake shell: %w", err)
 	}
 	return nil
+}
+
+// writeExecutable writes an executable file while no process can be
+// forked from this one. A child forked while the file is open for writing
+// holds it open until it execs, and an exec of the file until then fails
+// with ETXTBSY (Go issue 22315): on a loaded machine, with scenarios
+// starting processes in parallel, the implementation's exec of the fake
+// shell failed so, and its probe with it. Forks hold syscall.ForkLock
+// until the child has exec'd, so holding it for reading keeps them out.
+func writeExecutable(path string, data []byte) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return os.WriteFile(path, data, 0o755)
 }
 
 // shellQuote quotes s for a POSIX shell.

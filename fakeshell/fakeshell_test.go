@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary play the roles it installs.
@@ -71,6 +72,8 @@ func TestBehaviours(t *testing.T) {
 		{"stdin", Behaviour{PATH: ptr("/p"), ReadStdin: true}, "/p", 0, "stdin", false},
 		{"tty without a terminal", Behaviour{PATH: ptr("/p"), TTYRead: true}, "/p", 0, "tty", false},
 		{"hold", Behaviour{PATH: ptr("/p"), HoldMS: 1}, "/p", 0, "hold", false},
+		{"job", Behaviour{PATH: ptr("/p"), JobMS: 1}, "/p", 0, "job", false},
+		{"stderr after is not stdout", Behaviour{PATH: ptr("/p"), StderrAfter: "logout"}, "/p", 0, "", false},
 		// A login sh resets PATH from /etc/profile on Debian; the record
 		// keeps the PATH it was started with.
 		{"recording", Behaviour{Exec: "/bin/sh"}, "*", 0, "", true},
@@ -112,6 +115,45 @@ func TestTTYWithoutTerminal(t *testing.T) {
 	}
 	if ev := inv[0].Events[0]; ev.Error == "" || ev.Grabbed || ev.Read != nil {
 		t.Errorf("tty event %+v: want an error, no grab and no read", ev)
+	}
+}
+
+// TestJob: the background job is what `set -m` makes, a process group of
+// its own in the shell's session, and the record says so.
+func TestJob(t *testing.T) {
+	_, _, inv := run(t, Behaviour{PATH: ptr("/p"), JobMS: 60000})
+	ev := inv[0].Events[0]
+	if ev.Child == 0 {
+		t.Fatalf("job event %+v: no child", ev)
+	}
+	defer syscall.Kill(ev.Child, syscall.SIGKILL)
+	if ev.Pgid != ev.Child || ev.Sid != inv[0].Start.Sid {
+		t.Errorf("job event %+v: want group %d and session %d", ev, ev.Child, inv[0].Start.Sid)
+	}
+}
+
+// TestAt: the PATH comes no sooner than asked, and
+// stderr comes around it as asked.
+func TestAt(t *testing.T) {
+	dir := t.TempDir()
+	shell := filepath.Join(dir, "zsh")
+	b := Behaviour{PATH: ptr("/p"), AtMS: 400, Stderr: "before", StderrAfter: "after"}
+	if err := Install(os.Args[0], shell, b); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(shell, "-lic", `printf %s "$PATH"`)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	// /proc counts in hundredths of a second.
+	if d := time.Since(start); d < 390*time.Millisecond {
+		t.Errorf("answered after %v, want 400ms", d)
+	}
+	if stdout.String() != "/p" || stderr.String() != "beforeafter" {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }
 

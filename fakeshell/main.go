@@ -72,11 +72,24 @@ func (b Behaviour) run(args []string) int {
 		}
 		appendRecord(b.Log, r)
 	}
+	if b.JobMS > 0 {
+		r := Record{Event: "job", Tag: b.Tag, Pid: pid}
+		if child, err := startJob(b.JobMS); err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Child = child
+			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
+		}
+		appendRecord(b.Log, r)
+	}
 	if b.SleepMS > 0 {
 		time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
 	}
 	if b.Until != "" {
 		waitFor(b.Until, 10*time.Minute)
+	}
+	if b.AtMS > 0 {
+		time.Sleep(time.Duration(b.AtMS)*time.Millisecond - sinceStart())
 	}
 	code := b.Exit
 	fmt.Fprint(os.Stderr, b.Stderr)
@@ -89,6 +102,7 @@ func (b Behaviour) run(args []string) int {
 	case b.Silent:
 	default:
 		fmt.Fprint(os.Stdout, b.Before+b.printedPATH()+b.After)
+		fmt.Fprint(os.Stderr, b.StderrAfter)
 	}
 	appendRecord(b.Log, Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code})
 	return code
@@ -126,10 +140,15 @@ func startRecord(tag string, args []string) Record {
 // procStat returns the process group, session and controlling terminal
 // device of this process from /proc/self/stat (zeros where there is no
 // /proc).
-func procStat() (pgid, sid, ttyNr int) {
-	data, err := os.ReadFile("/proc/self/stat")
+func procStat() (pgid, sid, ttyNr int) { return procStatOf("self") }
+
+// procStatOf is procStat for the process /proc/PID names.
+func procStatOf(pid string) (pgid, sid, ttyNr int) {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		pgid, _ = syscall.Getpgid(0)
+		if pid == "self" {
+			pgid, _ = syscall.Getpgid(0)
+		}
 		return pgid, 0, 0
 	}
 	s := string(data)
@@ -162,7 +181,25 @@ func startHold(ms int, ignoreTERM bool) (int, error) {
 	return cmd.Process.Pid, nil
 }
 
-// hold is the child startHold starts.
+// startJob starts a child of this binary that sleeps for ms milliseconds
+// in a process group of its own, as a shell with job control starts a
+// background job, and returns its pid. Its stdin and stdout are the null
+// device, so it holds nothing of the probe's open.
+func startJob(ms int) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
+}
+
+// hold is the child startHold and startJob start.
 func hold(ms string) int {
 	if os.Getenv(holdVariable+"_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)

@@ -45,6 +45,48 @@ func init() {
 			return line
 		}}),
 	})
+	Register("path-bound-3s", Variant{
+		Defect:    "bounds the probe at 3 s instead of 5 s, so a slow but healthy rc loses its PATH",
+		Scenarios: `^path_bound_just_within$`,
+		Serve:     withProbe(loginpath.Options{Bound: 3 * time.Second}),
+	})
+	Register("path-bound-10s", Variant{
+		Defect:    "bounds the probe at 10 s instead of 5 s, so a wedged rc stalls the first call twice as long",
+		Scenarios: `^path_bound_just_beyond$`,
+		Serve:     withProbe(loginpath.Options{Bound: 10 * time.Second}),
+	})
+	Register("path-grace-2s", Variant{
+		Defect:    "reads the login shell's stdout for 2 s after it exits, over the 1 s the grace may last",
+		Scenarios: `^path_grace$`,
+		Serve:     withProbe(loginpath.Options{Grace: 2 * time.Second}),
+	})
+	Register("path-stderr-merged", Variant{
+		Defect:    "sends the login shell's stderr into the same pipe as its stdout, so job-control noise and logout messages become part of the PATH",
+		Scenarios: `^path_stderr_discarded$`,
+		Serve:     withProbe(loginpath.Options{MergeStderr: true}),
+	})
+	Register("path-del-accepted", Variant{
+		Defect:    "rejects only the bytes below 0x20, accepting DEL and the C1 controls in the PATH",
+		Scenarios: `^path_control_characters$`,
+		Serve:     withProbe(loginpath.Options{Check: blind(0x7f, 0xc2)}),
+	})
+	Register("path-c1-accepted", Variant{
+		Defect:    "rejects the C0 controls and DEL but accepts the C1 controls (U+0080 to U+009F) in the PATH",
+		Scenarios: `^path_control_characters$`,
+		Serve:     withProbe(loginpath.Options{Check: blind(0xc2)}),
+	})
+	Register("path-group-kill-only", Variant{
+		Defect:    "kills only the login shell's process group when the probe ends, so a background job of an rc with job control outlives it",
+		Scenarios: `^path_job_control(_real_bash)?$`,
+		Serve: withProbe(loginpath.Options{Reap: func(pid int) {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}}),
+	})
+	Register("path-no-parent-death", Variant{
+		Defect:    "starts the login shell without a parent-death signal, so killing the implementation mid-probe leaves the shell running",
+		Scenarios: `^path_implementation_killed$`,
+		Serve:     withProbe(loginpath.Options{Attr: &syscall.SysProcAttr{Setsid: true}}),
+	})
 	Register("path-per-call", Variant{
 		Defect:    "probes the login shell on every call instead of once per process",
 		Scenarios: `^path_(once|concurrent_first_calls|slow_beyond_bound)$`,
@@ -65,5 +107,20 @@ func withProbe(o loginpath.Options) func(io.Reader, io.Writer) error {
 	return func(in io.Reader, out io.Writer) error {
 		c := &loginpath.Cached{Options: o}
 		return server.ReferenceWith(func(cfg *tool.Config) { cfg.LoginPATH = c.LoginPATH }).Serve(in, out)
+	}
+}
+
+// blind returns the reference's candidate check made blind to the given
+// bytes: each is read as a harmless 'x' first. Blind to 0xC2, it misses
+// the C1 controls, whose UTF-8 starts with that byte.
+func blind(hidden ...byte) func([]byte) error {
+	return func(candidate []byte) error {
+		seen := bytes.Clone(candidate)
+		for i, b := range seen {
+			if bytes.IndexByte(hidden, b) >= 0 {
+				seen[i] = 'x'
+			}
+		}
+		return loginpath.Check(seen)
 	}
 }

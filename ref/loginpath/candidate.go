@@ -59,7 +59,7 @@ func Select(stdout []byte) []byte {
 }
 
 // Check reports why a candidate cannot be used as the PATH, or nil when it
-// can (PATH-11, PATH-12, PATH-13).
+// can (PATH-11, PATH-12, PATH-13, PATH-27).
 func Check(candidate []byte) error {
 	if len(candidate) == 0 {
 		return ErrEmpty
@@ -70,6 +70,13 @@ func Check(candidate []byte) error {
 	for i, b := range candidate {
 		if b < 0x20 || b == 0x7f {
 			return fmt.Errorf("%w: byte %#02x at offset %d", ErrControl, b, i)
+		}
+		// PATH-27: a C1 control (U+0080 to U+009F) in UTF-8 is the lead
+		// byte 0xC2 and a byte from 0x80 to 0x9F. The bytes 0x80 to 0x9F
+		// alone are not checked: they are the continuation bytes of most
+		// non-ASCII letters, "À" (C3 80) among them.
+		if b == 0xc2 && i+1 < len(candidate) && candidate[i+1] >= 0x80 && candidate[i+1] <= 0x9f {
+			return fmt.Errorf("%w: U+%04X at offset %d", ErrControl, rune(candidate[i+1]), i)
 		}
 	}
 	return nil

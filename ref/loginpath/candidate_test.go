@@ -48,6 +48,16 @@ func TestCheck(t *testing.T) {
 		{"tab", "/a\t/b", ErrControl},
 		{"bell", "/a\a", ErrControl},
 		{"DEL", "/a\x7f", ErrControl},
+		{"unit separator, the last C0", "/a\x1f", ErrControl},
+		{"C1 first, U+0080", "/a\u0080/b", ErrControl},
+		{"C1 NEL, U+0085", "/a\u0085", ErrControl},
+		{"C1 CSI, U+009B", "\u009b0m/a", ErrControl},
+		{"C1 last, U+009F", "/a\u009f", ErrControl},
+		{"tilde, below DEL", "/a~", nil},
+		{"NBSP, above C1", "/a\u00a0b", nil},
+		{"letters whose UTF-8 holds 0x80 to 0x9F", "/À/Ÿ/ğ", nil},
+		{"lone 0xC2 at the end", "/a\xc2", nil},
+		{"lone 0x9B, not UTF-8", "/a\x9b", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,12 +19,23 @@ type Options struct {
 	Grace time.Duration
 	// Fallback replaces FallbackShells when not nil.
 	Fallback []string
-	// Attr, when not nil, replaces the new session the shell starts in
-	// (PATH-4).
+	// Attr, when not nil, replaces the attributes the shell starts with:
+	// a new session (PATH-4) and, on Linux, a parent-death signal
+	// (PATH-26).
 	Attr *syscall.SysProcAttr
 	// Select, when not nil, replaces Select. It sees stdout up to its first
 	// RetainLimit bytes.
 	Select func(stdout []byte) []byte
+	// Check, when not nil, replaces Check.
+	Check func(candidate []byte) error
+	// MergeStderr sends the shell's stderr where its stdout goes instead
+	// of discarding it, as PATH-4 forbids; it exists for the kit's broken
+	// variants.
+	MergeStderr bool
+	// Reap, when not nil, replaces KillSession as the way the probe's
+	// processes are ended when the exchange ends. It is given the shell's
+	// process ID, which is also its session and process group ID.
+	Reap func(pid int)
 }
 
 // RetainLimit is how much of stdout a probe keeps verbatim for

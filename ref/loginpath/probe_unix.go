@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -83,7 +84,11 @@ func Probe(o Options) Result {
 		res.Err = fmt.Errorf("%w: %d bytes, more than %d", ErrTooLong, n, MaxLen)
 		return res
 	}
-	if res.Err = Check(cand); res.Err != nil {
+	check := Check
+	if o.Check != nil {
+		check = o.Check
+	}
+	if res.Err = check(cand); res.Err != nil {
 		return res
 	}
 	res.PATH, res.OK = string(cand), true
@@ -92,9 +97,9 @@ func Probe(o Options) Result {
 
 // run runs `shell -lic 'printf %s "$PATH"'` and feeds its stdout to out
 // until the exchange ends: at end-of-file or Grace after the shell exits,
-// or at the bound. Whichever way it ends, the shell's process group is
-// then killed (PATH-6, PATH-7, PATH-8). It returns nil only for a shell that
-// exited with status 0 within the bound.
+// or at the bound. Whichever way it ends, every process of the shell's
+// session is then killed (PATH-6, PATH-7, PATH-8, PATH-25). It returns nil
+// only for a shell that exited with status 0 within the bound.
 func run(shell string, env []string, o Options, out io.Writer) error {
 	bound, grace := Bound, Grace
 	if o.Bound > 0 {
@@ -103,6 +108,18 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 	if o.Grace > 0 {
 		grace = o.Grace
 	}
+	reap := KillSession
+	if o.Reap != nil {
+		reap = o.Reap
+	}
+	// PATH-26: Linux sends the parent-death signal when the *thread* that
+	// started the shell exits, not the process. The Go runtime ends a
+	// thread only when a goroutine locked to it returns without unlocking;
+	// while this goroutine holds its thread locked no other goroutine runs
+	// on it, so the thread lives until the exchange is over and the signal
+	// fires only when the whole implementation dies.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrStart, err)
@@ -114,9 +131,13 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 	// null device: the shell can neither read the protocol stream nor
 	// mix its missing-tty noise into anything.
 	cmd.Stdout = w
+	if o.MergeStderr {
+		cmd.Stderr = w
+	}
 	// PATH-4, PATH-5: a new session, so an interactive shell finds no
-	// controlling terminal to take over, read from, or be stopped by.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// controlling terminal to take over, read from, or be stopped by;
+	// PATH-26: a parent-death signal where the platform has one.
+	cmd.SysProcAttr = shellAttr()
 	if o.Attr != nil {
 		cmd.SysProcAttr = o.Attr
 	}
@@ -134,11 +155,11 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 		defer close(read)
 		io.Copy(out, r) // ends at end-of-file or at the read deadline
 	}()
-	exited := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
+	// The shell is reaped only once its session has been killed: until
+	// then its pid, and with it the session and group IDs the kill aims
+	// at, cannot be given to another process (pids wrap around quickly
+	// where pid_max is 32768), whose session the kill would hit instead.
+	exited, reapShell := watchExit(cmd)
 
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -150,36 +171,42 @@ func run(shell string, env []string, o Options, out io.Writer) error {
 		// holding stdout open gets no more than that, never the bound.
 		r.SetReadDeadline(earliest(time.Now().Add(grace), deadline))
 		<-read
-		killGroup(cmd.Process, pid)
+		end(cmd.Process, pid, reap)
 	case <-timer.C:
 		timedOut = true
-		killGroup(cmd.Process, pid)
+		end(cmd.Process, pid, reap)
 		r.SetReadDeadline(time.Now())
 		<-read
 	}
 	if timedOut {
 		// SIGKILL ends the shell at once unless it is in uninterruptible
 		// sleep; the wait for that is bounded so the call never hangs, and
-		// the Wait goroutine reaps it whenever it goes.
+		// the shell is reaped whenever it goes.
 		select {
 		case <-exited:
+			reapShell()
 		case <-time.After(time.Second):
+			go func() {
+				<-exited
+				reapShell()
+			}()
 		}
 		return fmt.Errorf("%w (%v)", ErrTimeout, bound)
 	}
+	reapShell()
 	if st := cmd.ProcessState; !st.Success() { // PATH-10
 		return fmt.Errorf("%w: %v", ErrExit, st)
 	}
 	return nil
 }
 
-// killGroup ends the probe (PATH-6, PATH-8): SIGKILL to its whole process
-// group, leader and whatever it left behind, since interactive shells
-// ignore SIGTERM; and to the leader itself in case an Options.Attr kept it
-// from leading a group.
-func killGroup(p *os.Process, pid int) {
-	syscall.Kill(-pid, syscall.SIGKILL)
+// end ends the probe (PATH-6, PATH-8, PATH-25): SIGKILL to the shell
+// itself, in case an Options.Attr kept it from leading a group, and reap
+// (KillSession) for everything of its session, since interactive shells
+// ignore SIGTERM.
+func end(p *os.Process, pid int, reap func(int)) {
 	p.Kill()
+	reap(pid)
 }
 
 func earliest(a, b time.Time) time.Time {

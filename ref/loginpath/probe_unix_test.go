@@ -243,3 +243,20 @@ func TestProbeStartFailure(t *testing.T) {
 		t.Errorf("Probe = %v, %v; want ErrStart", r.OK, r.Err)
 	}
 }
+
+// TestProbeStderrDiscarded: nothing the shell writes to stderr reaches the
+// candidate, before or after the PATH, with or without a line feed
+// (PATH-4); merged into stdout, each would change or empty it.
+func TestProbeStderrDiscarded(t *testing.T) {
+	for _, body := range []string{
+		`printf 'no job control' >&2; printf %s /p:/q`,
+		`printf %s /p:/q; printf '\nlogout\n' >&2`,
+		`printf %s /p:/q; printf 'logout' >&2`,
+	} {
+		shell := writeShell(t, body)
+		r := Probe(Options{Env: envWith("SHELL=" + shell)})
+		if !r.OK || r.PATH != "/p:/q" {
+			t.Errorf("%s: Probe = %q, %v, %v; want /p:/q", body, r.PATH, r.OK, r.Err)
+		}
+	}
+}

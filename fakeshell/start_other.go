@@ -1,0 +1,8 @@
+//go:build !linux
+
+package fakeshell
+
+import "time"
+
+// sinceStart is 0 where there is no /proc: a wait counts from now.
+func sinceStart() time.Duration { return 0 }
