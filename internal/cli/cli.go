@@ -45,6 +45,7 @@ const usage = `usage: apexcheck [flags]              run the suite against an im
        apexcheck explain CLAUSE       print a clause and the scenarios that prove it
        apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
        apexcheck serve                serve the reference implementation on stdin/stdout
+       apexcheck init --lang L        write a protocol adapter skeleton (python, node or go)
        apexcheck version              print the kit version and suite digest
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
@@ -63,6 +64,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cmdExplain(args[1:], stdout, stderr)
 		case "validate":
 			return cmdValidate(args[1:], stdout, stderr)
+		case "init":
+			return cmdInit(args[1:], stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "usage: apexcheck version")
