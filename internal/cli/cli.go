@@ -46,6 +46,7 @@ const usage = `usage: apexcheck [flags]              run the suite against an im
        apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
        apexcheck serve                serve the reference implementation on stdin/stdout
        apexcheck init --lang L        write a protocol adapter skeleton (python, node or go)
+       apexcheck merge REPORT.jsonl…  merge shard reports (--json of --shard runs) into one verdict
        apexcheck version              print the kit version and suite digest
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
@@ -66,6 +67,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cmdValidate(args[1:], stdout, stderr)
 		case "init":
 			return cmdInit(args[1:], stdout, stderr)
+		case "merge":
+			return cmdMerge(args[1:], stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "usage: apexcheck version")
@@ -177,8 +180,10 @@ func (f *runFlags) check() error {
 		return errors.New("--max-fail must not be negative")
 	case f.failFast && f.maxFail > 1:
 		return errors.New("--fail-fast and --max-fail disagree; give one")
-	case f.certify && (f.run != "" || f.shard != ""):
-		return errors.New("--certify needs the whole suite: drop --run and --shard")
+	case f.certify && f.run != "":
+		return errors.New("--certify needs the whole suite: drop --run")
+	case f.certify && f.shard != "" && (f.jsonFile == "" || f.certFile != ""):
+		return errors.New("--certify --shard runs one shard for apexcheck merge, which certifies: give --json FILE, and --certificate to merge")
 	case f.certFile != "" && !f.certify:
 		return errors.New("--certificate needs --certify")
 	}
@@ -364,6 +369,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintf(stdout, "draft ledger written to %s: review every entry before checking it in\n", f.writeExpect)
 		}
+	}
+	if f.certify && f.shard != "" {
+		return certifyShard(stdout, stderr, rep, selected, f.shard, code, ledger)
 	}
 	if f.certify {
 		clauses, err := conformance.LoadClauses(suite.Spec)
