@@ -91,10 +91,17 @@ func TestMergeCertifies(t *testing.T) {
 		if code != ExitNotConformant {
 			t.Fatalf("unsharded: exit %d\n%s", code, whole)
 		}
+		// Each denial as "scenario (MUST clauses) outcome": how a killed
+		// implementation's error reads varies from run to run.
 		denied := func(s string) string {
 			_, after, _ := strings.Cut(s, "denied by:\n")
 			before, _, _ := strings.Cut(after, "\n\n")
-			return before
+			var out []string
+			for _, line := range strings.Split(before, "\n") {
+				head, _, _ := strings.Cut(line, ":")
+				out = append(out, head)
+			}
+			return strings.Join(out, "\n")
 		}
 		if denied(merged) == "" || denied(merged) != denied(whole) {
 			t.Errorf("merged certificate denies\n%s\nunsharded denies\n%s", denied(merged), denied(whole))
