@@ -449,7 +449,7 @@ func handle(line []byte) {
 		shutdown(&id)
 	}
 	var req request
-	if err := json.Unmarshal(line, &req); err != nil && typ != "call" {
+	if err := json.Unmarshal(line, &req); err != nil {
 		sendError(id, "bad-request", "malformed "+typ+" request: "+err.Error())
 		return
 	}

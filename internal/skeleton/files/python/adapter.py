@@ -8,13 +8,13 @@ marked below: replace its body with a call into your bash tool.
 
 As generated, run_tool runs the command with a plain `bash -lc` subprocess.
 That passes the protocol scenarios (proto_*) and shows the shape of a result;
-it is not a conforming bash tool (no timeout, no truncation, no argument
-checks), and the kit's other scenarios say exactly what is missing.
+it is not a conforming bash tool (no call parsing, no truncation, no background
+shells), and the kit's other scenarios say exactly what is missing.
 
 Run it:
 
-    apexcheck --impl 'python3 adapter.py'
-    apexcheck --impl 'python3 adapter.py' --run '^exec_exit' -v   # one area, with logs
+    apexcheck --impl 'python3 ./adapter.py'
+    apexcheck --impl 'python3 ./adapter.py' --run '^exec_exit' -v   # one area, with logs
 
 Rules the plumbing keeps for you (spec/INTERPRETING.md, "Rules of thumb"):
 stdout carries only protocol messages (print diagnostics to stderr); each
@@ -118,7 +118,15 @@ def run_tool(arguments, cwd, options, abort):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     chunks = []
-    reader = threading.Thread(target=lambda: chunks.extend(iter(lambda: proc.stdout.read1(65536), b"")), daemon=True)
+
+    def read_output():
+        while True:
+            chunk = proc.stdout.read1(65536)
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read_output, daemon=True)
     reader.start()
 
     def kill_group():
