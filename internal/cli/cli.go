@@ -167,7 +167,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.badgeFile, "badge", "", "write a shields.io endpoint badge to `FILE`")
 	fs.StringVar(&f.expect, "expect", "", "check the run against the expectation ledger `FILE`: known failures pass, any difference fails")
 	fs.StringVar(&f.writeExpect, "write-expect", "", "write a draft ledger of this run's failures to `FILE`, for review")
-	fs.BoolVar(&f.certify, "certify", false, "certify: every MUST scenario must run and pass (no skips); prints a certificate")
+	fs.BoolVar(&f.certify, "certify", false, "certify: every MUST scenario must run and pass (no skips); prints a certificate (with --shard and --json: judges the shard, and apexcheck merge certifies)")
 	fs.StringVar(&f.certFile, "certificate", "", "with --certify, also write the certificate to `FILE` (JSON when it ends in .json)")
 }
 
