@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/skeleton"
 )
 
@@ -100,12 +102,34 @@ func TestInitSkeletonsCertify(t *testing.T) {
 	for _, lang := range skeleton.Langs() {
 		t.Run(lang, func(t *testing.T) {
 			impl, dir := initSkeleton(t, lang)
-			report := filepath.Join(dir, "report.jsonl")
+			report, cert := filepath.Join(dir, "report.jsonl"), filepath.Join(dir, "certificate.json")
 			ledger := filepath.Join(ledgerDir, lang+".json")
-			code, stdout, stderr := run(t, "--impl", impl, "--progress", "off", "--expect", ledger, "--json", report)
+			code, stdout, stderr := run(t, "--impl", impl, "--progress", "off", "--expect", ledger, "--json", report,
+				"--certify", "--certificate", cert)
 			if code != ExitConformant {
 				t.Fatalf("the %s skeleton does not match %s (exit %d); if the suite changed, run `make skeleton-ledgers` and review the diff\n%s\n%s",
 					lang, ledger, code, stderr, stdout)
+			}
+			// The ledger decides the exit status; the certificate still
+			// says what a porter has left to do: every listed failure, and
+			// every MUST scenario skipped for an undeclared capability.
+			var c conformance.Certificate
+			data, _ := os.ReadFile(cert)
+			if err := json.Unmarshal(data, &c); err != nil || c.Certified || c.Implementation.Name != "my-bash-tool" {
+				t.Errorf("certificate %s (%v)", data, err)
+			}
+			l, err := conformance.LoadLedger(ledger)
+			if err != nil {
+				t.Fatal(err)
+			}
+			denied := strings.Join(c.Denied, "\n")
+			for _, e := range l.Expected {
+				if !strings.Contains(denied, e.Scenario+" (MUST") {
+					t.Errorf("the certificate does not deny for %s:\n%s", e.Scenario, denied)
+				}
+			}
+			if !strings.Contains(denied, "skipped: implementation does not declare background") {
+				t.Errorf("the certificate does not deny for skipped MUST scenarios:\n%s", denied)
 			}
 			header, scenarios, _ := readJSONLines(t, report)
 			if caps := header["capabilities"].([]any); len(caps) != 2 || caps[0] != "abort" || caps[1] != "process-tree" {
