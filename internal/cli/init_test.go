@@ -79,11 +79,14 @@ func initSkeleton(t *testing.T, lang string) (impl, dir string) {
 	}
 	sk, _ := skeleton.Lookup(lang)
 	if sk.Build != "" {
-		args := strings.Fields(sk.Build)
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", sk.Build, err, out)
+		// go vet too: the Go skeleton is not a package of this module.
+		for _, command := range []string{"go vet .", sk.Build} {
+			args := strings.Fields(command)
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", command, err, out)
+			}
 		}
 	}
 	cmds := sk.Commands(dir)

@@ -18,7 +18,12 @@ import (
 	"strings"
 )
 
-//go:embed files
+// The skeletons live under testdata so that the go tool leaves them alone:
+// the Go skeleton is a main package, which `go install ./...` would
+// otherwise install as a binary named "go". Tests build and vet the
+// generated copy instead.
+//
+//go:embed testdata
 var files embed.FS
 
 // A Skeleton is the adapter of one language.
@@ -26,7 +31,7 @@ type Skeleton struct {
 	// Lang is the name given to --lang.
 	Lang string
 	// Files maps each file's name in the output directory to its source
-	// under files/ (go.mod is stored as go.mod.tmpl, since a go.mod would
+	// under testdata/ (go.mod is stored as go.mod.tmpl, since a go.mod would
 	// make its directory another module, which go:embed cannot reach).
 	Files map[string]string
 	// Adapter is the file the porter edits.
@@ -82,7 +87,7 @@ func (s Skeleton) Content(name string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("skeleton %s has no file %s", s.Lang, name)
 	}
-	return fs.ReadFile(files, path.Join("files", src))
+	return fs.ReadFile(files, path.Join("testdata", src))
 }
 
 // ErrExists is wrapped by Write's error when a file it would write exists.
