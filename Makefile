@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress
+.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers
 
 all: check
 
@@ -94,3 +94,28 @@ stress:
 	@mkdir -p out; \
 	$(GO) test -count=1 -run '^TestNoLostResponses$$' -v ./internal/stress -args -cycles=$(STRESS_CYCLES) >out/stress.log 2>&1; \
 	rc=$$?; grep -E '^(stress:|---|ok|FAIL)|spurious' out/stress.log; exit $$rc
+
+# After the suite changes: rewrite the ledgers of the adapter skeletons that
+# `apexcheck init` writes (internal/skeleton/ledgers/LANG.json, checked by
+# go test ./internal/cli -run TestInitSkeletons) from a fresh run of each,
+# keeping the reviewed clause and reason of every entry that stays; new
+# entries say TODO. A language whose interpreter is missing is left as it is.
+SKELETON_LEDGERS := internal/skeleton/ledgers
+
+skeleton-ledgers:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o $$tmp/apexcheck ./cmd/apexcheck; \
+	for lang in go node python; do \
+		case $$lang in \
+		go) need=$(GO); impl=$$tmp/go/adapter ;; \
+		node) need=node; impl="node $$tmp/node/adapter.mjs" ;; \
+		python) need=python3; impl="python3 $$tmp/python/adapter.py" ;; \
+		esac; \
+		if ! command -v $$need >/dev/null 2>&1; then echo "$@: $$lang: skipped: $$need is missing"; continue; fi; \
+		$$tmp/apexcheck init --lang $$lang --dir $$tmp/$$lang >/dev/null; \
+		if [ $$lang = go ]; then (cd $$tmp/go && $(GO) build -o adapter .); fi; \
+		$$tmp/apexcheck --impl "$$impl" --progress off --expect $(SKELETON_LEDGERS)/$$lang.json \
+			--write-expect $(SKELETON_LEDGERS)/$$lang.json >/dev/null || true; \
+		echo "$@: wrote $(SKELETON_LEDGERS)/$$lang.json"; \
+	done; \
+	if grep -l '"TODO' $(SKELETON_LEDGERS)/*.json; then echo "$@: review the TODO entries above"; fi

@@ -45,6 +45,8 @@ const usage = `usage: apexcheck [flags]              run the suite against an im
        apexcheck explain CLAUSE       print a clause and the scenarios that prove it
        apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
        apexcheck serve                serve the reference implementation on stdin/stdout
+       apexcheck init --lang L        write a protocol adapter skeleton (python, node or go)
+       apexcheck merge REPORT.jsonl…  merge shard reports (--json of --shard runs) into one verdict
        apexcheck version              print the kit version and suite digest
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
@@ -63,6 +65,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cmdExplain(args[1:], stdout, stderr)
 		case "validate":
 			return cmdValidate(args[1:], stdout, stderr)
+		case "init":
+			return cmdInit(args[1:], stdout, stderr)
+		case "merge":
+			return cmdMerge(args[1:], stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "usage: apexcheck version")
@@ -161,7 +167,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.badgeFile, "badge", "", "write a shields.io endpoint badge to `FILE`")
 	fs.StringVar(&f.expect, "expect", "", "check the run against the expectation ledger `FILE`: known failures pass, any difference fails")
 	fs.StringVar(&f.writeExpect, "write-expect", "", "write a draft ledger of this run's failures to `FILE`, for review")
-	fs.BoolVar(&f.certify, "certify", false, "certify: every MUST scenario must run and pass (no skips); prints a certificate")
+	fs.BoolVar(&f.certify, "certify", false, "certify: every MUST scenario must run and pass (no skips); prints a certificate (with --shard and --json: judges the shard, and apexcheck merge certifies)")
 	fs.StringVar(&f.certFile, "certificate", "", "with --certify, also write the certificate to `FILE` (JSON when it ends in .json)")
 }
 
@@ -174,8 +180,10 @@ func (f *runFlags) check() error {
 		return errors.New("--max-fail must not be negative")
 	case f.failFast && f.maxFail > 1:
 		return errors.New("--fail-fast and --max-fail disagree; give one")
-	case f.certify && (f.run != "" || f.shard != ""):
-		return errors.New("--certify needs the whole suite: drop --run and --shard")
+	case f.certify && f.run != "":
+		return errors.New("--certify needs the whole suite: drop --run")
+	case f.certify && f.shard != "" && (f.jsonFile == "" || f.certFile != ""):
+		return errors.New("--certify --shard runs one shard for apexcheck merge, which certifies: give --json FILE, and --certificate to merge")
 	case f.certFile != "" && !f.certify:
 		return errors.New("--certificate needs --certify")
 	}
@@ -361,6 +369,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintf(stdout, "draft ledger written to %s: review every entry before checking it in\n", f.writeExpect)
 		}
+	}
+	if f.certify && f.shard != "" {
+		return certifyShard(stdout, stderr, rep, selected, f.shard, code, ledger)
 	}
 	if f.certify {
 		clauses, err := conformance.LoadClauses(suite.Spec)
