@@ -20,6 +20,7 @@ import (
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/version"
+	"github.com/apexcheck/apexcheck/ref/server"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -40,44 +41,160 @@ var suite = struct {
 	Data fs.FS
 }{apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite}
 
-const usage = `usage: apexcheck [flags]              run the suite against an implementation (default: the embedded reference)
-       apexcheck list [flags]         list the scenarios with their clauses and required capabilities
-       apexcheck explain CLAUSE       print a clause and the scenarios that prove it
-       apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
-       apexcheck serve                serve the reference implementation on stdin/stdout
-       apexcheck version              print the kit version and suite digest
+// subcommand is one apexcheck subcommand. The default command (a run) has
+// the empty name; it is not listed among the others.
+type subcommand struct {
+	name    string // as typed after "apexcheck"
+	args    string // the synopsis of its arguments: "[flags]", "CLAUSE"
+	summary string // one line for the overview (apexcheck --help)
+	help    string // what NAME --help prints between the synopsis and the flags
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands are apexcheck's subcommands, in the order the overview lists
+// them. A new one is one entry here and a file with its run function.
+var subcommands []subcommand
+
+func init() {
+	subcommands = []subcommand{
+		{"", "[flags]", "run the suite against an implementation (default: the embedded reference)", runHelp, cmdRun},
+		{"list", "[flags]", "list the scenarios with their clauses and required capabilities", listHelp, cmdList},
+		{"explain", "CLAUSE", "print a clause and the scenarios that prove it", explainHelp, cmdExplain},
+		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
+		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
+		{"version", "", "print the kit version and suite digest", versionHelp, cmdVersion},
+		{"help", "[COMMAND]", "print the help of apexcheck or of one command", helpHelp, cmdHelp},
+	}
+}
+
+// lookup returns the subcommand called name, or nil.
+func lookup(name string) *subcommand {
+	for i := range subcommands {
+		if subcommands[i].name == name {
+			return &subcommands[i]
+		}
+	}
+	return nil
+}
+
+// title is how the subcommand names itself in messages: "apexcheck list".
+func (c *subcommand) title() string {
+	if c.name == "" {
+		return "apexcheck"
+	}
+	return "apexcheck " + c.name
+}
+
+// synopsis is the subcommand's usage line.
+func (c *subcommand) synopsis() string {
+	return strings.TrimSpace(c.title() + " " + c.args)
+}
+
+// writeOverview prints what apexcheck --help prints before the run's flags.
+func writeOverview(w io.Writer) {
+	fmt.Fprintln(w, "apexcheck certifies an implementation of the bash tool of AI coding agents")
+	fmt.Fprintln(w, "against the apexcheck specification, over the protocol of spec/protocol.md.")
+	fmt.Fprintln(w)
+	width := 0
+	for _, c := range subcommands {
+		width = max(width, len(c.synopsis()))
+	}
+	for i, c := range subcommands {
+		prefix := "usage: "
+		if i > 0 {
+			prefix = "       "
+		}
+		fmt.Fprintf(w, "%s%-*s  %s\n", prefix, width, c.synopsis(), c.summary)
+	}
+	fmt.Fprintf(w, "\n%s\n\nRun 'apexcheck COMMAND --help' for a command's flags.\n", strings.TrimSpace(runHelp))
+}
+
+const runHelp = `
+Without a command, apexcheck runs the scenarios of its embedded suite against
+the implementation --impl names, or against its own reference when --impl is
+not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
---certify), 1 not, 2 bad usage or setup.
+--certify), 1 not, 2 bad usage or setup.`
 
-flags:
-`
+const listHelp = `
+List the scenarios of the embedded suite: name, the clauses each proves and
+the capabilities it needs. --run, --area and --shard select as a run does.`
+
+const explainHelp = `
+Print a clause of the spec (its level, source and text) and every scenario
+that proves it, with the scenario's path as shipped. CLAUSE is an ID such
+as EXEC-10, in any case.`
+
+const validateHelp = `
+Check the conversation before the behaviour: send a few canned requests to
+the implementation and check every message, both ways, against
+spec/protocol.schema.json, naming each wrong field. Exit status 1 when a
+message is invalid.`
+
+const serveHelp = `
+Serve the reference implementation on stdin and stdout, speaking the
+protocol of spec/protocol.md. A run without --impl starts it; so can any
+other client: --impl 'apexcheck serve'.`
+
+const versionHelp = `
+Print the kit version and the full digest of the embedded suite, which
+expectation ledgers and certificates are pinned to.`
+
+const helpHelp = `
+Print the overview of apexcheck, or the help of COMMAND (the same as
+'apexcheck COMMAND --help').`
 
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "list":
-			return cmdList(args[1:], stdout, stderr)
-		case "explain":
-			return cmdExplain(args[1:], stdout, stderr)
-		case "validate":
-			return cmdValidate(args[1:], stdout, stderr)
-		case "version":
-			if len(args) > 1 {
-				fmt.Fprintln(stderr, "usage: apexcheck version")
-				return ExitUsage
-			}
-			digest, err := conformance.SuiteDigest(suite.Data, ".")
-			if err != nil {
-				fmt.Fprintln(stderr, "apexcheck:", err)
-				return ExitUsage
-			}
-			fmt.Fprintf(stdout, "apexcheck %s (suite %s)\n", version.Kit, digest)
-			return ExitConformant
+	if len(args) > 0 && args[0] != "" {
+		if c := lookup(args[0]); c != nil {
+			return c.run(args[1:], stdout, stderr)
 		}
 	}
 	return cmdRun(args, stdout, stderr)
+}
+
+// cmdHelp prints the overview or a command's help.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("help", stdout, stderr)
+	if code, done := fs.parse(args, 1); done {
+		return code
+	}
+	name := fs.Arg(0)
+	if name == "apexcheck" {
+		name = ""
+	}
+	if lookup(name) == nil {
+		return fs.usageError(fmt.Errorf("no command %q", name))
+	}
+	return lookup(name).run([]string{"--help"}, stdout, stderr)
+}
+
+// cmdVersion prints the kit version and suite digest.
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version", stdout, stderr)
+	if code, done := fs.parse(args, 0); done {
+		return code
+	}
+	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck version:", err)
+		return ExitUsage
+	}
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s)\n", version.Kit, digest)
+	return ExitConformant
+}
+
+// cmdServe serves the reference. The binary's own `apexcheck serve` never
+// gets here (internal/roles serves it before the command line is parsed);
+// this is for serve with flags (--help) and for callers of Main.
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", stdout, stderr)
+	if code, done := fs.parse(args, 0); done {
+		return code
+	}
+	return server.Main()
 }
 
 // implFlags are the flags that start an implementation.
@@ -187,53 +304,19 @@ func (f *runFlags) check() error {
 	return nil
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parse parses args, printing usage on any error; it returns the exit
-// code to return when done is true.
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitConformant, true
-		}
-		return ExitUsage, true
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		fs.Usage()
-		return ExitUsage, true
-	}
-	return 0, false
-}
-
-// usageError prints a usage error and the usage.
-func usageError(fs *flag.FlagSet, stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
-	fs.Usage()
-	return ExitUsage
-}
-
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck", stderr)
+	fs := newFlagSet("", stdout, stderr)
 	var f runFlags
-	f.register(fs)
-	if code, done := parse(fs, args, stderr); done {
+	f.register(fs.FlagSet)
+	if code, done := fs.parse(args, 0); done {
 		return code
 	}
 	if err := f.check(); err != nil {
-		return usageError(fs, stderr, err)
+		return fs.usageError(err)
 	}
 	argv, self, err := f.command()
 	if err != nil {
-		return usageError(fs, stderr, err)
+		return fs.usageError(err)
 	}
 	cfg := conformance.Config{Impl: argv, Scripts: suite.Scripts, Dir: ".", Parallel: f.parallel,
 		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
@@ -242,13 +325,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.run != "" {
 		if cfg.Run, err = regexp.Compile(f.run); err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--run: %w", err))
+			return fs.usageError(fmt.Errorf("--run: %w", err))
 		}
 	}
 	if f.shard != "" {
 		sh, err := conformance.ParseShard(f.shard)
 		if err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--shard: %w", err))
+			return fs.usageError(fmt.Errorf("--shard: %w", err))
 		}
 		cfg.Select = sh.Contains
 	}
@@ -507,24 +590,24 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 }
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck list", stderr)
+	fs := newFlagSet("list", stdout, stderr)
 	run := fs.String("run", "", "list only scenarios whose name matches `REGEXP`")
 	shard := fs.String("shard", "", "list only shard `i/n` of the suite")
 	verbose := fs.Bool("v", false, "also print each scenario's summary")
-	if code, done := parse(fs, args, stderr); done {
+	if code, done := fs.parse(args, 0); done {
 		return code
 	}
 	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
 	if *run != "" {
 		var err error
 		if cfg.Run, err = regexp.Compile(*run); err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--run: %w", err))
+			return fs.usageError(fmt.Errorf("--run: %w", err))
 		}
 	}
 	if *shard != "" {
 		sh, err := conformance.ParseShard(*shard)
 		if err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--shard: %w", err))
+			return fs.usageError(fmt.Errorf("--shard: %w", err))
 		}
 		cfg.Select = sh.Contains
 	}
@@ -548,11 +631,14 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "usage: apexcheck explain CLAUSE")
-		return ExitUsage
+	fs := newFlagSet("explain", stdout, stderr)
+	if code, done := fs.parse(args, 1); done {
+		return code
 	}
-	id := strings.ToUpper(args[0])
+	if fs.NArg() != 1 {
+		return fs.usageError(errors.New("want one clause ID, such as EXEC-10"))
+	}
+	id := strings.ToUpper(fs.Arg(0))
 	clauses, err := conformance.LoadClauses(suite.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck explain:", err)
@@ -583,16 +669,16 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fset := newFlagSet("apexcheck validate", stderr)
+	fset := newFlagSet("validate", stdout, stderr)
 	var f implFlags
-	f.register(fset)
+	f.register(fset.FlagSet)
 	verbose := fset.Bool("v", false, "print every message checked, not only those with problems")
-	if code, done := parse(fset, args, stderr); done {
+	if code, done := fset.parse(args, 0); done {
 		return code
 	}
 	argv, _, err := f.command()
 	if err != nil {
-		return usageError(fset, stderr, err)
+		return fset.usageError(err)
 	}
 	data, err := fs.ReadFile(suite.Spec, "protocol.schema.json")
 	if err != nil {

@@ -573,8 +573,75 @@ func TestUsageErrors(t *testing.T) {
 			}
 		})
 	}
-	if code, _, stderr := run(t, "-h"); code != ExitConformant || !strings.Contains(stderr, "usage: apexcheck") {
-		t.Errorf("-h: exit %d\n%s", code, stderr)
+}
+
+// TestBadFlag checks that a mistake in the flags gets one line naming it
+// and pointing to the command's help, not the whole usage.
+func TestBadFlag(t *testing.T) {
+	mixed(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-such-flag"}, "apexcheck: unknown flag -no-such-flag (see 'apexcheck --help')\n"},
+		{[]string{"--max-fail", "many"}, "apexcheck: invalid value \"many\" for flag -max-fail: parse error (see 'apexcheck --help')\n"},
+		{[]string{"list", "--nope"}, "apexcheck list: unknown flag -nope (see 'apexcheck list --help')\n"},
+		{[]string{"list", "extra"}, "apexcheck list: unexpected argument \"extra\" (see 'apexcheck list --help')\n"},
+		{[]string{"explain"}, "apexcheck explain: want one clause ID, such as EXEC-10 (see 'apexcheck explain --help')\n"},
+		{[]string{"validate", "--nope"}, "apexcheck validate: unknown flag -nope (see 'apexcheck validate --help')\n"},
+		{[]string{"version", "x"}, "apexcheck version: unexpected argument \"x\" (see 'apexcheck version --help')\n"},
+		{[]string{"serve", "--nope"}, "apexcheck serve: unknown flag -nope (see 'apexcheck serve --help')\n"},
+		{[]string{"help", "nope"}, "apexcheck help: no command \"nope\" (see 'apexcheck help --help')\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			if code != ExitUsage || stderr != tt.want || stdout != "" {
+				t.Errorf("exit %d\nstderr %q\nwant   %q\nstdout %q", code, stderr, tt.want, stdout)
+			}
+		})
+	}
+}
+
+// TestHelp checks that every command's help goes to stdout with exit 0,
+// in each spelling, and never runs the command (serve --help used to
+// start the server).
+func TestHelp(t *testing.T) {
+	mixed(t)
+	for _, c := range subcommands {
+		for _, flag := range []string{"-h", "--help", "-help"} {
+			args := []string{flag}
+			if c.name != "" {
+				args = []string{c.name, flag}
+			}
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := run(t, args...)
+				if code != ExitConformant || stderr != "" || !strings.HasPrefix(stdout, "usage: "+c.synopsis()) && c.name != "" {
+					t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+				}
+				if !strings.Contains(stdout, strings.TrimSpace(c.help)) {
+					t.Errorf("help lacks the command's description:\n%s", stdout)
+				}
+			})
+		}
+		name := c.name
+		if name == "" {
+			name = "apexcheck"
+		}
+		code, stdout, _ := run(t, "help", name)
+		_, direct, _ := run(t, append(strings.Fields(c.name), "--help")...)
+		if code != ExitConformant || stdout != direct {
+			t.Errorf("help %s: exit %d, output differs from --help:\n%s", name, code, stdout)
+		}
+	}
+	_, stdout, _ := run(t, "--help")
+	for _, c := range subcommands {
+		if !regexp.MustCompile(`(?m)^(usage:| )\s+` + regexp.QuoteMeta(c.synopsis()) + `\s+` + regexp.QuoteMeta(c.summary) + `$`).MatchString(stdout) {
+			t.Errorf("the overview does not list %q:\n%s", c.synopsis(), stdout)
+		}
+	}
+	if !strings.Contains(stdout, "-impl CMD ARGS") {
+		t.Errorf("the overview lacks the run's flags:\n%s", stdout)
 	}
 }
 
