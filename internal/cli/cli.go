@@ -11,10 +11,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/apexcheck/apexcheck"
@@ -244,7 +244,7 @@ func (f *implFlags) command() ([]string, string, error) {
 // runFlags are the flags of a run.
 type runFlags struct {
 	implFlags
-	run         string
+	selectFlags
 	parallel    int
 	keepWork    bool
 	verbose     bool
@@ -258,14 +258,12 @@ type runFlags struct {
 	certFile    string
 	failFast    bool
 	maxFail     int
-	shard       string
 	progress    string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.implFlags.register(fs)
-	fs.StringVar(&f.run, "run", "", "run only scenarios whose name matches `REGEXP`")
-	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite (stable by scenario name), for CI matrices")
+	f.selectFlags.register(fs, "run")
 	fs.IntVar(&f.parallel, "parallel", 0, "scenarios run at once (default 2×cores)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting scenarios after the first failure (same as --max-fail 1)")
 	fs.IntVar(&f.maxFail, "max-fail", 0, "stop starting scenarios after `N` failures; the rest are reported skipped")
@@ -291,8 +289,8 @@ func (f *runFlags) check() error {
 		return errors.New("--max-fail must not be negative")
 	case f.failFast && f.maxFail > 1:
 		return errors.New("--fail-fast and --max-fail disagree; give one")
-	case f.certify && (f.run != "" || f.shard != ""):
-		return errors.New("--certify needs the whole suite: drop --run and --shard")
+	case f.certify && !f.whole():
+		return errors.New("--certify needs the whole suite: drop --run, --area and --shard")
 	case f.certFile != "" && !f.certify:
 		return errors.New("--certificate needs --certify")
 	}
@@ -323,22 +321,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.failFast {
 		cfg.MaxFail = 1
 	}
-	if f.run != "" {
-		if cfg.Run, err = regexp.Compile(f.run); err != nil {
-			return fs.usageError(fmt.Errorf("--run: %w", err))
-		}
-	}
-	if f.shard != "" {
-		sh, err := conformance.ParseShard(f.shard)
-		if err != nil {
-			return fs.usageError(fmt.Errorf("--shard: %w", err))
-		}
-		cfg.Select = sh.Contains
-	}
 	all, err := conformance.LoadScenarios(suite.Scripts, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
+	}
+	if err := f.selectFlags.apply(&cfg, all); err != nil {
+		return fs.usageError(err)
 	}
 	digest, err := conformance.SuiteDigest(suite.Data, ".")
 	if err != nil {
@@ -380,7 +369,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	if len(selected) == 0 {
-		fmt.Fprintln(stderr, "apexcheck: no scenario selected (check --run and --shard)")
+		fmt.Fprintln(stderr, "apexcheck: no scenario selected (check --run, --area and --shard)")
 		return ExitUsage
 	}
 
@@ -591,41 +580,46 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("list", stdout, stderr)
-	run := fs.String("run", "", "list only scenarios whose name matches `REGEXP`")
-	shard := fs.String("shard", "", "list only shard `i/n` of the suite")
-	verbose := fs.Bool("v", false, "also print each scenario's summary")
+	var sel selectFlags
+	sel.register(fs.FlagSet, "list")
+	verbose := fs.Bool("v", false, "also print each scenario's summary, in a last column")
 	if code, done := fs.parse(args, 0); done {
 		return code
 	}
-	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
-	if *run != "" {
-		var err error
-		if cfg.Run, err = regexp.Compile(*run); err != nil {
-			return fs.usageError(fmt.Errorf("--run: %w", err))
-		}
+	all, err := conformance.LoadScenarios(suite.Scripts, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck list:", err)
+		return ExitUsage
 	}
-	if *shard != "" {
-		sh, err := conformance.ParseShard(*shard)
-		if err != nil {
-			return fs.usageError(fmt.Errorf("--shard: %w", err))
-		}
-		cfg.Select = sh.Contains
+	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
+	if err := sel.apply(&cfg, all); err != nil {
+		return fs.usageError(err)
 	}
 	scenarios, err := cfg.Selected()
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck list:", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(stdout, "%-44s %-28s %s\n", "SCENARIO", "CLAUSES", "REQUIRES")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	header := "SCENARIO\tCLAUSES\tREQUIRES"
+	if *verbose {
+		header += "\tSUMMARY"
+	}
+	fmt.Fprintln(tw, header)
 	for _, s := range scenarios {
 		req := "-"
 		if len(s.Requires) > 0 {
 			req = strings.Join(s.Requires, ",")
 		}
-		fmt.Fprintf(stdout, "%-44s %-28s %s\n", s.Name, strings.Join(s.Clauses, ","), req)
+		row := s.Name + "\t" + strings.Join(s.Clauses, ",") + "\t" + req
 		if *verbose {
-			fmt.Fprintf(stdout, "    %s\n", s.Summary)
+			row += "\t" + s.Summary
 		}
+		fmt.Fprintln(tw, row)
+	}
+	if err := tw.Flush(); err != nil {
+		fmt.Fprintln(stderr, "apexcheck list:", err)
+		return ExitUsage
 	}
 	return ExitConformant
 }

@@ -412,6 +412,15 @@ func TestRunAndShard(t *testing.T) {
 	if len(union) != 5 {
 		t.Errorf("the shards cover %v, want all 5 scenarios", union)
 	}
+	if got := selected("--area", "call"); len(got) != 2 || got["call_ok"] != "passed" {
+		t.Errorf("--area call selected %v", got)
+	}
+	if got := selected("--area", "call", "--area", "exec", "--run", "fails|should"); len(got) != 2 || got["exec_fails"] == "" || got["call_should"] == "" {
+		t.Errorf("--area call --area exec --run 'fails|should' selected %v", got)
+	}
+	if got := selected("--area", "exec,call"); len(got) != 5 {
+		t.Errorf("--area exec,call selected %v", got)
+	}
 	_, list1, _ := run(t, "list", "--shard", "1/2")
 	_, list2, _ := run(t, "list", "--shard", "2/2")
 	if strings.Count(list1+list2, "\n") != 5+2 {
@@ -549,6 +558,10 @@ func TestUsageErrors(t *testing.T) {
 		{"--progress", "loud"},
 		{"--certify", "--run", "call"},
 		{"--certify", "--shard", "1/2"},
+		{"--certify", "--area", "exec"},
+		{"--area", "nope"},
+		{"--area", "exec,"},
+		{"list", "--area", "EXEC"},
 		{"--certificate", "c.txt"},
 		{"--impl", `"unterminated`},
 		{"--impl", "/no/such/implementation"},
@@ -591,6 +604,7 @@ func TestBadFlag(t *testing.T) {
 		{[]string{"validate", "--nope"}, "apexcheck validate: unknown flag -nope (see 'apexcheck validate --help')\n"},
 		{[]string{"version", "x"}, "apexcheck version: unexpected argument \"x\" (see 'apexcheck version --help')\n"},
 		{[]string{"serve", "--nope"}, "apexcheck serve: unknown flag -nope (see 'apexcheck serve --help')\n"},
+		{[]string{"--area", "exe"}, "apexcheck: --area exe: no such area; the suite's areas are call, exec (see 'apexcheck --help')\n"},
 		{[]string{"help", "nope"}, "apexcheck help: no command \"nope\" (see 'apexcheck help --help')\n"},
 	}
 	for _, tt := range tests {
@@ -649,8 +663,8 @@ func TestListExplainVersion(t *testing.T) {
 	mixed(t)
 	code, stdout, _ := run(t, "list", "--run", "^exec_", "-v")
 	if code != ExitConformant || !strings.Contains(stdout, "SCENARIO") ||
-		!regexp.MustCompile(`(?m)^exec_needs\s+EXEC-2\s+no-such-capability$`).MatchString(stdout) ||
-		!strings.Contains(stdout, "    A deliberate failure.") || strings.Contains(stdout, "call_ok") {
+		!regexp.MustCompile(`(?m)^exec_needs  +EXEC-2  +no-such-capability  +Needs a capability nobody declares.$`).MatchString(stdout) ||
+		!regexp.MustCompile(`(?m)^exec_fails  +EXEC-1  +-  +A deliberate failure.$`).MatchString(stdout) || strings.Contains(stdout, "call_ok") {
 		t.Errorf("list: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = run(t, "explain", "exec-1")
