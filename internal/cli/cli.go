@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -241,6 +240,16 @@ func (f *implFlags) command() ([]string, string, error) {
 	return words, self, nil
 }
 
+// rerunFlags are the flags a rerun of one scenario must repeat to behave
+// as this run did.
+func (f *runFlags) rerunFlags() []string {
+	var out []string
+	if f.bound != conformance.DefaultBound {
+		out = append(out, "--bound", f.bound.String())
+	}
+	return out
+}
+
 // runFlags are the flags of a run.
 type runFlags struct {
 	implFlags
@@ -334,16 +343,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
+	clauses, err := conformance.LoadClauses(suite.Spec)
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
 	// ledger checks the run; previous only lends its reviewed reasons to a
 	// draft (--write-expect), which is how a ledger for an older suite is
 	// brought up to date.
 	var ledger, previous *conformance.Ledger
 	if f.expect != "" {
-		var clauses []conformance.Clause
-		if clauses, err = conformance.LoadClauses(suite.Spec); err != nil {
-			fmt.Fprintln(stderr, "apexcheck:", err)
-			return ExitUsage
-		}
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
 			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
@@ -391,15 +400,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", ledger.Path, len(ledger.Expected))
 	}
 
-	prog := newProgress(f.progress, stderr, len(selected))
-	var mu sync.Mutex
+	// The report is built before the run, so that each failure printed as
+	// it happens reads as it will in the reports.
+	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
+		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
+		Ledger: ledger, Clauses: clauses, Scripts: suite.Scripts, RerunFlags: f.rerunFlags()}
+	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
 	cfg.OnResult = func(r conformance.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		prog.clear()
-		printResult(stdout, r, ledger, f.verbose)
-		prog.add(r)
+		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
 	}
+	cfg.OnStart = prog.start
 	start := time.Now()
 	results, err := conformance.Run(cfg)
 	prog.done()
@@ -407,9 +417,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
-		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
-		Started: start, Duration: time.Since(start), Results: results, Ledger: ledger}
+	rep.Started, rep.Duration, rep.Results = start, time.Since(start), results
 
 	code := ExitConformant
 	if err := writeReports(rep, &f, stdout); err != nil {
@@ -435,11 +443,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if f.certify {
-		clauses, err := conformance.LoadClauses(suite.Spec)
-		if err != nil {
-			fmt.Fprintln(stderr, "apexcheck:", err)
-			return ExitUsage
-		}
 		cert := conformance.Certify(rep, all, clauses, time.Now())
 		fmt.Fprintln(stdout)
 		cert.WriteText(stdout)
@@ -469,9 +472,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // printResult prints one scenario's outcome: every one with -v, else only
-// those that failed, errored or disagree with the ledger.
-func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, verbose bool) {
-	st, e := ledger.Classify(r)
+// those that failed, errored or disagree with the ledger. A failure gets
+// its whole block (conformance.Failure): where, which clauses, expected
+// and got, stderr, the rerun command; -v adds the scenario's log before it.
+func printResult(w io.Writer, rep *conformance.Report, r conformance.Result, verbose bool) {
+	st, e := rep.Ledger.Classify(r)
 	if !verbose && st != conformance.UnexpectedFailure && st != conformance.UnexpectedPass {
 		return
 	}
@@ -490,15 +495,15 @@ func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, 
 		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
 	case st == conformance.FlakyPass:
 		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
-	case verbose && (r.Outcome == conformance.Failed || r.Outcome == conformance.Errored) && r.Log != "":
-		// The whole log: each command, its output and the diff of a
-		// failed comparison, which the one-line message leaves out.
-		fmt.Fprintln(w, indent(conformance.LogTail(r.Log, conformance.MaxLog)))
-	case r.Outcome != conformance.Passed && r.Message != "":
+	case r.Outcome == conformance.Failed || r.Outcome == conformance.Errored:
+		if verbose && r.Log != "" {
+			// The whole log: each command and its output, which the
+			// block's diff and tails summarise.
+			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, conformance.LogTail(r.Log, conformance.MaxLog)))))
+		}
+		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
+	case r.Outcome == conformance.Skipped && r.Message != "":
 		fmt.Fprintln(w, indent(r.Message))
-	}
-	if r.WorkDir != "" {
-		fmt.Fprintf(w, "    work directory kept: %s\n", r.WorkDir)
 	}
 }
 
@@ -559,7 +564,59 @@ func writeSummary(w io.Writer, results []conformance.Result) {
 	}
 	total := conformance.Count(results)
 	line("total", total)
+	writeSkips(w, results)
 	fmt.Fprintln(w, total)
+}
+
+// writeSkips prints the skipped scenarios grouped by reason, largest group
+// first, so that "58 skipped" reads as what it is: a capability not
+// declared, a program not installed, a kernel feature missing.
+func writeSkips(w io.Writer, results []conformance.Result) {
+	groups := map[string][]string{}
+	for _, r := range results {
+		if r.Outcome == conformance.Skipped {
+			reason := skipReason(r.Message)
+			groups[reason] = append(groups[reason], r.Scenario.Name)
+		}
+	}
+	if len(groups) == 0 {
+		return
+	}
+	reasons := make([]string, 0, len(groups))
+	for r := range groups {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		a, b := groups[reasons[i]], groups[reasons[j]]
+		return len(a) > len(b) || len(a) == len(b) && reasons[i] < reasons[j]
+	})
+	fmt.Fprintln(w, "\nskipped, by reason:")
+	for _, reason := range reasons {
+		names := groups[reason]
+		shown := names
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if more := len(names) - len(shown); more > 0 {
+			list += fmt.Sprintf(", +%d more", more)
+		}
+		fmt.Fprintf(w, "%5d  %s (%s)\n", len(names), reason, list)
+	}
+}
+
+// skipReason rewords a skip message as a reason to group by.
+func skipReason(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if caps, ok := strings.CutPrefix(msg, "implementation does not declare "); ok {
+		return "missing capability " + caps
+	}
+	// testscript's skip command logs "SKIP: reason" or the reason alone.
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "SKIP:"))
+	if msg == "" {
+		return "no reason given"
+	}
+	return msg
 }
 
 func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {

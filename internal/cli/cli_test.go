@@ -16,17 +16,22 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/broken"
 	"github.com/apexcheck/apexcheck/internal/roles"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
-// TestMain lets the test binary play the reference (`serve`) and a
-// deliberately malformed implementation (`misspoken`), so that Main can be
-// pointed at both through --impl.
+// TestMain lets the test binary play the reference (`serve`), a
+// deliberately malformed implementation (`misspoken`) and the broken
+// variants of internal/broken (`broken NAME`), so that Main can be pointed
+// at each through --impl.
 func TestMain(m *testing.M) {
 	roles.Dispatch()
 	if len(os.Args) > 1 && os.Args[1] == "misspoken" {
 		os.Exit(serveMisspoken())
+	}
+	if len(os.Args) > 2 && os.Args[1] == "broken" {
+		os.Exit(broken.Main(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }
@@ -243,7 +248,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	t.Setenv("GITHUB_ACTIONS", "true")
 	_, stdout, _ := run(t, "--impl", ref, "--progress", "off")
 	for _, want := range []string{
-		"::error file=testdata/scripts/exec_fails.txtar,line=5,title=apexcheck%3A exec_fails failed::FAIL: ",
+		"::error file=testdata/scripts/exec_fails.txtar,line=5,title=apexcheck%3A exec_fails failed::at:     testdata/scripts/exec_fails.txtar:5: text 'nope\\n'%0A",
 		"::error file=testdata/scripts/exec_errors.txtar,line=6,title=apexcheck%3A exec_errors errored::",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -728,4 +733,114 @@ func serveMisspoken() int {
 		}
 	}
 	return 0
+}
+
+// TestFailureBlock runs a scenario of the real suite against a broken
+// variant (internal/broken) and checks that the terminal and every report
+// show the failure a porter can act on: the scenario's path as shipped
+// with the failing line and command, the clauses it proves with their
+// text, the diff of what was expected and what came, and the command
+// that reruns it alone with the run's flags.
+func TestFailureBlock(t *testing.T) {
+	impl := os.Args[0] + " broken trailing-newline-line"
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"json", "junit", "markdown"} {
+		files[f] = filepath.Join(dir, f)
+	}
+	t.Setenv("GITHUB_ACTIONS", "true")
+	code, stdout, stderr := run(t, "--impl", impl, "--run", "^output_exit_status$", "--bound", "45s", "--progress", "off",
+		"--json", files["json"], "--junit", files["junit"], "--markdown", files["markdown"])
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rerun := "apexcheck --impl '" + impl + "' --bound 45s --run '^output_exit_status$' -v"
+	block := []string{
+		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\n",
+		"failed: stdout and got differ\n",
+		"proves: OUT-10 (MUST) The output part of a finished foreground result is the tail",
+		"\n        OUT-12 (MUST) The by-lines footer is `[Showing lines <start>-<end> of <totalLines>. Full output: <P>]`",
+		"diff:\n    --- stdout\n    +++ got\n",
+		"    -[Showing lines 2-2001 of 2001. Full output: ",
+		"    +[Showing lines 3-2002 of 2002. Full output: ",
+		"rerun:  " + rerun + "\n",
+	}
+	check := func(where, text string) {
+		t.Helper()
+		for _, want := range block {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q:\n%s", where, want, text)
+			}
+		}
+		if strings.Contains(text, "apexcheck-scenarios-") {
+			t.Errorf("%s names the temporary copy of the scenario:\n%s", where, text)
+		}
+	}
+	term, annotations, _ := strings.Cut(stdout, "::error ")
+	check("the terminal", strings.ReplaceAll(term, "\n    ", "\n"))
+	unescape := strings.NewReplacer("%0A", "\n", "%25", "%")
+	check("the annotation", unescape.Replace(annotations))
+
+	_, scenarios, _ := readJSONLines(t, files["json"])
+	data, _ := json.Marshal(scenarios["output_exit_status"]["failure"])
+	var f conformance.Failure
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("JSON failure %s: %v", data, err)
+	}
+	check("the JSON failure's text", f.Text())
+	if f.Location != "testdata/scripts/output_exit_status.txtar:11" || f.Rerun != rerun || len(f.Clauses) != 4 || f.Clauses[0].Text == "" {
+		t.Errorf("JSON failure %+v", f)
+	}
+	if msg := scenarios["output_exit_status"]["message"]; msg != "FAIL: testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+		t.Errorf("JSON message %q", msg)
+	}
+	junit, _ := os.ReadFile(files["junit"])
+	var doc struct {
+		Cases []struct {
+			Failure struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(junit, &doc); err != nil || len(doc.Cases) != 1 {
+		t.Fatalf("JUnit %v:\n%s", err, junit)
+	}
+	if doc.Cases[0].Failure.Message != "testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+		t.Errorf("JUnit failure message %q", doc.Cases[0].Failure.Message)
+	}
+	check("the JUnit failure", doc.Cases[0].Failure.Text)
+	md, _ := os.ReadFile(files["markdown"])
+	check("the Markdown summary", string(md))
+}
+
+// TestSkipsByReason checks that the summary groups skips by reason.
+func TestSkipsByReason(t *testing.T) {
+	needsOther := strings.Replace(needsCap, "no-such-capability", "other-capability", 1)
+	useSuite(t, map[string]string{"call_ok": passing, "exec_a": needsCap, "exec_b": needsCap, "exec_c": needsOther,
+		"exec_d": "# Skips itself.\n# clauses: EXEC-1\n\nskip 'zsh is not installed'\n"})
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off")
+	want := "\nskipped, by reason:\n" +
+		"    2  missing capability no-such-capability (exec_a, exec_b)\n" +
+		"    1  missing capability other-capability (exec_c)\n" +
+		"    1  zsh is not installed (exec_d)\n"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("summary lacks\n%s\nin\n%s", want, stdout)
+	}
+}
+
+// TestVerbosePipedOnce checks that with -v and plain progress (the usual
+// CI log, stdout and stderr in one pipe) each outcome is printed once.
+func TestVerbosePipedOnce(t *testing.T) {
+	mixed(t)
+	var out bytes.Buffer
+	code := Main([]string{"--impl", ref, "--progress", "plain", "-v"}, &out, &out)
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	for _, name := range []string{"call_ok", "call_should", "exec_fails", "exec_errors", "exec_needs"} {
+		if n := regexp.MustCompile(`(?m)^\S.* ` + name + ` \(`).FindAllString(out.String(), -1); len(n) != 1 {
+			t.Errorf("%s: %d outcome lines, want 1:\n%s", name, len(n), out.String())
+		}
+	}
 }
