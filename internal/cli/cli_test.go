@@ -839,7 +839,7 @@ func TestVerbosePipedOnce(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out.String())
 	}
 	for _, name := range []string{"call_ok", "call_should", "exec_fails", "exec_errors", "exec_needs"} {
-		if n := regexp.MustCompile(`(?m)^\S.* ` + name + ` \(`).FindAllString(out.String(), -1); len(n) != 1 {
+		if n := regexp.MustCompile(`(?m)^\S.* `+name+` \(`).FindAllString(out.String(), -1); len(n) != 1 {
 			t.Errorf("%s: %d outcome lines, want 1:\n%s", name, len(n), out.String())
 		}
 	}
