@@ -71,6 +71,7 @@ define pi_setup
 endef
 
 certify-pi:
+	@echo "certify-pi: pi's bash tool is known to fail some scenarios; each is listed, with the clause it breaks and why, in the reviewed ledger $(PI_DIR)/expected.json. A run that matches the ledger exactly passes; a new failure, or a listed one that now passes, fails it."
 	@$(pi_setup) \
 	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --expect $(PI_DIR)/expected.json --certify \
 		--certificate $(PI_OUT)/certificate.txt --json $(PI_OUT)/report.jsonl --junit $(PI_OUT)/junit.xml \

@@ -397,7 +397,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "apexcheck %s (suite %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
 	if ledger != nil {
-		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", ledger.Path, len(ledger.Expected))
+		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures): a failure the ledger lists is expected and counts as a pass; the run fails only where it differs from the ledger\n", ledger.Path, len(ledger.Expected))
 	}
 
 	// The report is built before the run, so that each failure printed as

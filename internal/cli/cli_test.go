@@ -311,6 +311,9 @@ func TestExpectLedger(t *testing.T) {
 			if code == ExitUsage {
 				return
 			}
+			if !strings.Contains(stdout, "a failure the ledger lists is expected and counts as a pass") {
+				t.Errorf("the run does not say up front that listed failures pass:\n%s", stdout)
+			}
 			_, scenarios, footer := readJSONLines(t, jsonFile)
 			if (footer["ledgerMatched"] == true) != (code == ExitConformant) {
 				t.Errorf("footer %v", footer)
