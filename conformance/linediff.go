@@ -10,9 +10,9 @@ import (
 // LineDiff returns a compact line diff of want and got: "-" lines only
 // in want, "+" lines only in got, and up to context unchanged lines
 // around each change, with "@@ -a,b +c,d @@" hunk headers. A line
-// holding control characters or invalid UTF-8 is shown Go-quoted, and a
-// last line without a final newline says so, so that no difference is
-// invisible. It returns "" when the texts are equal.
+// holding control characters or invalid UTF-8 is shown Go-quoted, and
+// when one text ends in a newline and the other does not, the last line
+// without one says so: no difference is invisible. It returns "" when the texts are equal.
 func LineDiff(want, got string, context int) string {
 	if want == got {
 		return ""
@@ -36,7 +36,10 @@ func LineDiff(want, got string, context int) string {
 	for i := len(a) - suf; i < len(a); i++ {
 		ops = append(ops, diffOp{' ', a[i]})
 	}
-	return hunks(ops, context)
+	// The end of the last line is worth a mark only where the two texts
+	// differ in it.
+	markEnd := strings.HasSuffix(want, "\n") != strings.HasSuffix(got, "\n")
+	return hunks(ops, context, markEnd)
 }
 
 type diffOp struct {
@@ -92,7 +95,7 @@ func middleDiff(a, b []string) []diffOp {
 }
 
 // hunks formats ops as unified-diff hunks with context lines.
-func hunks(ops []diffOp, context int) string {
+func hunks(ops []diffOp, context int, markEnd bool) string {
 	var b strings.Builder
 	// aLine and bLine count lines before each op, 1-based when printed.
 	aAt, bAt := make([]int, len(ops)+1), make([]int, len(ops)+1)
@@ -131,7 +134,7 @@ func hunks(ops []diffOp, context int) string {
 		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", aAt[start]+1, aAt[end]-aAt[start], bAt[start]+1, bAt[end]-bAt[start])
 		for _, op := range ops[start:end] {
 			b.WriteByte(op.kind)
-			b.WriteString(showLine(op.line))
+			b.WriteString(showLine(op.line, markEnd))
 			b.WriteByte('\n')
 		}
 		i = end
@@ -154,8 +157,9 @@ func splitLines(s string) []string {
 	return out
 }
 
-// showLine renders one line of a diff.
-func showLine(l string) string {
+// showLine renders one line of a diff; with markEnd, a line without a
+// final newline says so.
+func showLine(l string, markEnd bool) string {
 	body, nl := strings.CutSuffix(l, "\n")
 	plain := utf8.ValidString(body)
 	for _, r := range body {
@@ -166,7 +170,7 @@ func showLine(l string) string {
 	if !plain {
 		body = strconv.Quote(body)
 	}
-	if !nl {
+	if !nl && markEnd {
 		body += " ⟨no newline at end⟩"
 	}
 	return body

@@ -18,6 +18,7 @@ func TestLineDiff(t *testing.T) {
 		name, want, got, diff string
 	}{
 		{"equal", "a\nb\n", "a\nb\n", ""},
+		{"neither ends in a newline", "a", "b", "@@ -1,1 +1,1 @@\n-a\n+b"},
 		{"one line", "hi\n", "nope\n", "@@ -1,1 +1,1 @@\n-hi\n+nope"},
 		{"final newline", "hi", "hi\n", "@@ -1,1 +1,1 @@\n-hi ⟨no newline at end⟩\n+hi"},
 		{"control characters", "a\x1b[0m\n", "a\n", "@@ -1,1 +1,1 @@\n-\"a\\x1b[0m\"\n+a"},

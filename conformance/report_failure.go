@@ -27,8 +27,9 @@ type Failure struct {
 	// Diff compares what was expected with what came, when the failed
 	// check compared two texts: a unified or cmp.Diff line diff.
 	Diff string `json:"diff,omitempty"`
-	// Got is the output a failed pattern match looked at (its tail), when
-	// the message does not show it.
+	// Got is what came, when the failed check did not compare two texts:
+	// the output a failed pattern was matched against (its tail), or the
+	// text of an unexpected result.
 	Got string `json:"got,omitempty"`
 	// StderrTail is the end of the implementation's stderr, when the
 	// scenario errored with something there.
@@ -78,10 +79,17 @@ func (rep *Report) Failure(r Result) Failure {
 	f.StderrTail = strings.TrimSpace(stderr)
 	msg = failPrefix.ReplaceAllString(msg, "")
 	msg = strings.TrimSpace(strings.TrimPrefix(msg, ErroredTag))
-	// A multi-line message is a summary and the comparison behind it (the
-	// text command's diff).
-	f.Message, f.Diff, _ = strings.Cut(msg, "\n")
-	f.Diff = capLines(strings.TrimRight(f.Diff, "\n"), maxDiffLines, false)
+	// A multi-line message is a summary and what is behind it: the text
+	// command's diff, or what came ("call returned an error result:" and
+	// its text).
+	summary, rest, _ := strings.Cut(msg, "\n")
+	f.Message = summary
+	rest = strings.TrimRight(rest, "\n")
+	if strings.HasPrefix(rest, "@@ ") || strings.HasPrefix(rest, "--- ") {
+		f.Diff = capLines(rest, maxDiffLines, false)
+	} else {
+		f.Got = capLines(rest, maxGotLines, true)
+	}
 	if f.Message == "" {
 		f.Message = string(r.Outcome)
 	}
@@ -89,7 +97,9 @@ func (rep *Report) Failure(r Result) Failure {
 	if f.Diff == "" {
 		f.Diff = diff
 	}
-	f.Got = got
+	if f.Got == "" {
+		f.Got = got
+	}
 	return f
 }
 
@@ -268,7 +278,7 @@ func (f Failure) Text() string {
 		}
 	}
 	block("diff:", f.Diff)
-	block("got (the output the pattern was matched against):", f.Got)
+	block("got:", f.Got)
 	block("implementation stderr (tail):", f.StderrTail)
 	if f.WorkDir != "" {
 		fmt.Fprintf(&b, "work directory kept: %s\n", f.WorkDir)
