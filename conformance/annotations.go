@@ -20,8 +20,7 @@ func (rep *Report) WriteAnnotations(w io.Writer) error {
 		switch st {
 		case UnexpectedFailure:
 			title := fmt.Sprintf("apexcheck: %s %s", r.Scenario.Name, r.Outcome)
-			annotate(&b, "error", rep.ScenarioFile(r.Scenario), FailingLine(r), title,
-				CleanMessage(r.Message)+"\nreproduce: "+rep.Reproduce(r.Scenario))
+			annotate(&b, "error", rep.ScenarioFile(r.Scenario), FailingLine(r), title, rep.Failure(r).Text())
 		case ExpectedFailure:
 			title := fmt.Sprintf("apexcheck: %s %s (expected, %s)", r.Scenario.Name, r.Outcome, e.Clause)
 			annotate(&b, "notice", rep.ScenarioFile(r.Scenario), FailingLine(r), title, e.Reason)

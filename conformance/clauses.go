@@ -75,12 +75,37 @@ func parseClauses(file string, data []byte) ([]Clause, error) {
 		if m == nil {
 			return nil, fmt.Errorf("spec/%s: malformed clause header: %.80s", file, para)
 		}
+		m[3], m[4] = balanceProvenance(para, m[3], m[4])
 		if m[3] == "" {
 			return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])
 		}
 		out = append(out, Clause{ID: m[1], Level: m[2], Provenance: strings.TrimSpace(m[3]), Text: strings.TrimSpace(m[4]), File: file})
 	}
 	return out, nil
+}
+
+// balanceProvenance repairs a header the pattern cut at a parenthesis
+// of the provenance's own ("seed `f({ a })` before"): it finds the ")"
+// that closes the header's "(", outside code spans, in para.
+func balanceProvenance(para, prov, text string) (string, string) {
+	open := strings.IndexByte(para, '(')
+	depth, code := 0, false
+	for i := open; i < len(para); i++ {
+		switch c := para[i]; {
+		case c == '`':
+			code = !code
+		case code:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				_, p, _ := strings.Cut(para[open+1:i], ";")
+				return strings.TrimSpace(p), strings.TrimSpace(para[i+1:])
+			}
+		}
+	}
+	return prov, text
 }
 
 // paragraphs splits Markdown text into paragraphs, each with its lines

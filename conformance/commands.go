@@ -354,16 +354,10 @@ func cmdText(ts *testscript.TestScript, neg bool, args []string) {
 		if neg {
 			ts.Fatalf("text is %q, want anything else", got)
 		}
-		ts.Fatalf("text differs:\n got: %s\nwant: %s\n%s", strconv.Quote(got), strconv.Quote(want), firstDifference(got, want))
+		// A line diff, not both texts whole: a 2000-line output that
+		// differs in one line must show that line.
+		ts.Fatalf("text differs (-want +got):\n%s", LineDiff(want, got, 3))
 	}
-}
-
-func firstDifference(got, want string) string {
-	i := 0
-	for i < len(got) && i < len(want) && got[i] == want[i] {
-		i++
-	}
-	return fmt.Sprintf("first difference at byte %d", i)
 }
 
 // cmdUpdates prints the last call's updates, one JSON object per line.

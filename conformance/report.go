@@ -37,6 +37,14 @@ type Report struct {
 	Results   []Result
 	// Ledger, when set, classifies failures as expected or not.
 	Ledger *Ledger
+	// Clauses, when set, give failures the text of the clauses their
+	// scenario proves; Scripts, the scenario files, give them the line
+	// that failed.
+	Clauses []Clause
+	Scripts fs.FS
+	// RerunFlags are flags of the run that a rerun of one scenario must
+	// repeat to behave the same (a --bound, a --profile), in order.
+	RerunFlags []string
 }
 
 // Totals counts outcomes. The four are kept apart: a skip is never a pass.
@@ -168,6 +176,20 @@ func CleanMessage(msg string) string {
 	return failDir.ReplaceAllString(msg, "FAIL: $1")
 }
 
+// Message is r's message with the temporary directory in its failure line
+// replaced by the scenario's path as shipped: "FAIL:
+// testdata/scripts/x.txtar:5: …", which a reader can open.
+func (rep *Report) Message(r Result) string { return rep.ShippedPaths(r.Scenario, r.Message) }
+
+// ShippedPaths replaces the temporary directory in the failure lines of
+// text (a message or a log) of scenario s with the directory s ships in.
+func (rep *Report) ShippedPaths(s Scenario, text string) string {
+	dir := path.Dir(rep.ScenarioFile(s))
+	return failDir.ReplaceAllStringFunc(text, func(m string) string {
+		return "FAIL: " + path.Join(dir, failDir.FindStringSubmatch(m)[1])
+	})
+}
+
 // MaxLog bounds the log a report or terminal shows for one scenario: the
 // end of a log (the failed command and its diff) is what a reader needs,
 // and a scenario that prints 100 000 lines must not bury the rest.
@@ -214,6 +236,9 @@ func (rep *Report) Reproduce(s Scenario) string {
 	b.WriteString("apexcheck")
 	if rep.Command != "" {
 		b.WriteString(" --impl " + ShellQuote(rep.Command))
+	}
+	for _, f := range rep.RerunFlags {
+		b.WriteString(" " + ShellQuote(f))
 	}
 	b.WriteString(" --run " + ShellQuote("^"+regexp.QuoteMeta(s.Name)+"$") + " -v")
 	return b.String()

@@ -42,6 +42,9 @@ type (
 		// Log is the scenario's full log (every command, its output and
 		// any diff), for failed and errored scenarios.
 		Log string `json:"log,omitempty"`
+		// Failure is what went wrong, for failed and errored scenarios:
+		// location, clauses, expected and got, stderr, rerun command.
+		Failure *Failure `json:"failure,omitempty"`
 		// Expectation and the ledger's clause and reason, with --expect.
 		Expectation Status `json:"expectation,omitempty"`
 		Clause      string `json:"clause,omitempty"`
@@ -84,7 +87,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 	for _, r := range rep.Results {
 		line := jsonScenario{Type: "scenario", Name: r.Scenario.Name, File: rep.ScenarioFile(r.Scenario),
 			Area: r.Scenario.Area, Outcome: r.Outcome, Clauses: r.Scenario.Clauses, Requires: r.Scenario.Requires,
-			DurationMs: r.Duration.Milliseconds(), Message: r.Message, WorkDir: r.WorkDir}
+			DurationMs: r.Duration.Milliseconds(), Message: rep.Message(r), WorkDir: r.WorkDir}
 		if line.Clauses == nil {
 			line.Clauses = []string{}
 		}
@@ -92,6 +95,8 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 			line.Line = FailingLine(r)
 			line.Reproduce = rep.Reproduce(r.Scenario)
 			line.Log = LogTail(r.Log, MaxLog)
+			f := rep.Failure(r)
+			line.Failure = &f
 		}
 		if rep.Ledger != nil {
 			st, e := rep.Ledger.Classify(r)

@@ -134,10 +134,9 @@ func (rep *Report) junitCase(r Result) junitCase {
 	detail := r.Message
 	if r.Outcome == Failed || r.Outcome == Errored {
 		c.Line = FailingLine(r)
-		detail += "\n\nreproduce: " + rep.Reproduce(r.Scenario)
-		if r.WorkDir != "" {
-			detail += "\nwork directory kept: " + r.WorkDir
-		}
+		f := rep.Failure(r)
+		summary = f.Location + ": " + f.Message
+		detail = f.Text()
 		c.SystemOut = LogTail(r.Log, MaxLog)
 	}
 	st, e := rep.Ledger.Classify(r)

@@ -93,7 +93,7 @@ func (rep *Report) markdownFailure(b *strings.Builder, r Result, expected string
 	}
 	b.WriteString("</summary>\n\n")
 	fmt.Fprintf(b, "%s\n\n", htmlEscape(r.Scenario.Summary))
-	msg := strings.TrimSpace(CleanMessage(r.Message))
+	msg := strings.TrimSpace(rep.Failure(r).Text())
 	fence := "```"
 	for strings.Contains(msg, fence) {
 		fence += "`"

@@ -28,10 +28,12 @@ func sample() *Report {
 		Command:        "/opt/my impl --serve",
 		Started:        time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Duration:       1500 * time.Millisecond,
+		Clauses:        []Clause{{ID: "CALL-2", Level: "MUST", Text: "A call returns\nits text. Details follow."}},
+		Scripts:        fstest.MapFS{"call_b.txtar": {Data: []byte("# b\n# clauses: CALL-2\n\n\n\ncall '{}'\ntext 'a'\n")}},
 		Results: []Result{
 			{Scenario: scen("call_a", "CALL-1"), Outcome: Passed, Duration: 100 * time.Millisecond},
 			{Scenario: scen("call_b", "CALL-2"), Outcome: Failed, Duration: 200 * time.Millisecond,
-				Message: "FAIL: /tmp/x/call_b.txtar:7: text differs:\n got: \"a\\x1b[0m, b: 100%\"",
+				Message: "FAIL: /tmp/x/call_b.txtar:7: text differs (-want +got):\n@@ -1,1 +1,1 @@\n-a\n+\"a\\x1b[0m, b: 100%\"",
 				Log:     "> call\n\x1b[31mred\x00\n"},
 			{Scenario: scen("exec_c", "EXEC-1", "EXEC-2"), Outcome: Errored, Duration: time.Second,
 				Message: "FAIL: /tmp/x/exec_c.txtar:3: [errored] implementation closed stdout"},
@@ -218,7 +220,10 @@ func TestJUnit(t *testing.T) {
 		t.Errorf("suites %+v %+v", call, exec)
 	}
 	b := call.Cases[1]
-	if b.Failure == nil || b.Line != 7 || b.File != "testdata/scripts/call_b.txtar" || !strings.Contains(b.Failure.Text, "reproduce: apexcheck") {
+	if b.Failure == nil || b.Line != 7 || b.File != "testdata/scripts/call_b.txtar" ||
+		b.Failure.Message != "testdata/scripts/call_b.txtar:7: text differs (-want +got):" ||
+		!strings.Contains(b.Failure.Text, "proves: CALL-2 (MUST) A call returns its text.\n") ||
+		!strings.Contains(b.Failure.Text, "rerun:  apexcheck --impl '/opt/my impl --serve' --run '^call_b$' -v") {
 		t.Errorf("failed case %+v", b)
 	}
 	if !strings.Contains(b.SystemOut, "\uFFFD") || strings.ContainsRune(b.SystemOut, 0) {
@@ -263,9 +268,12 @@ func TestAnnotations(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("want one annotation per failed or errored scenario, got:\n%s", buf.String())
 	}
-	want := "::error file=testdata/scripts/call_b.txtar,line=7,title=apexcheck%3A call_b failed::FAIL: call_b.txtar:7: text differs:%0A got: \"a\\x1b[0m, b: 100%25\"%0Areproduce: "
-	if !strings.HasPrefix(lines[0], want) {
-		t.Errorf("annotation\n %q\nwant prefix\n %q", lines[0], want)
+	want := "::error file=testdata/scripts/call_b.txtar,line=7,title=apexcheck%3A call_b failed::" +
+		"at:     testdata/scripts/call_b.txtar:7: text 'a'%0Afailed: text differs (-want +got):%0A" +
+		"proves: CALL-2 (MUST) A call returns its text.%0Adiff:%0A    @@ -1,1 +1,1 @@%0A    -a%0A    +\"a\\x1b[0m, b: 100%25\"%0A" +
+		"rerun:  apexcheck --impl '/opt/my impl --serve' --run '^call_b$' -v"
+	if lines[0] != want {
+		t.Errorf("annotation\n %q\nwant\n %q", lines[0], want)
 	}
 	if !strings.HasPrefix(lines[1], "::error file=testdata/scripts/exec_c.txtar,line=3,title=apexcheck%3A exec_c errored::") {
 		t.Errorf("annotation %q", lines[1])

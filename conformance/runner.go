@@ -55,7 +55,9 @@ type Config struct {
 	SelfExe string
 	// Capabilities overrides the handshake's capabilities when set (tests).
 	Capabilities map[string]bool
-	// OnResult, when set, is called as each scenario finishes.
+	// OnStart, when set, is called as each scenario starts to run (not for
+	// one skipped before it starts); OnResult as each finishes.
+	OnStart  func(Scenario)
 	OnResult func(Result)
 	// MaxFail, when positive, stops the run after that many failures: no
 	// scenario starts once they are reached, and every scenario not started
@@ -331,6 +333,9 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 			return
 		}
 		st := &scenarioT{name: name}
+		if r.cfg.OnStart != nil {
+			r.cfg.OnStart(r.scenarios[name])
+		}
 		start := time.Now()
 		done := make(chan struct{})
 		go func() {

@@ -11,15 +11,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/version"
+	"github.com/apexcheck/apexcheck/ref/server"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -40,50 +40,162 @@ var suite = struct {
 	Data fs.FS
 }{apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite}
 
-const usage = `usage: apexcheck [flags]              run the suite against an implementation (default: the embedded reference)
-       apexcheck list [flags]         list the scenarios with their clauses and required capabilities
-       apexcheck explain CLAUSE       print a clause and the scenarios that prove it
-       apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
-       apexcheck serve                serve the reference implementation on stdin/stdout
-       apexcheck init --lang L        write a protocol adapter skeleton (python, node or go)
-       apexcheck merge REPORT.jsonl…  merge shard reports (--json of --shard runs) into one verdict
-       apexcheck version              print the kit version and suite digest
+// subcommand is one apexcheck subcommand. The default command (a run) has
+// the empty name; it is not listed among the others.
+type subcommand struct {
+	name    string // as typed after "apexcheck"
+	args    string // the synopsis of its arguments: "[flags]", "CLAUSE"
+	summary string // one line for the overview (apexcheck --help)
+	help    string // what NAME --help prints between the synopsis and the flags
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands are apexcheck's subcommands, in the order the overview lists
+// them. A new one is one entry here and a file with its run function.
+var subcommands []subcommand
+
+func init() {
+	subcommands = []subcommand{
+		{"", "[flags]", "run the suite against an implementation (default: the embedded reference)", runHelp, cmdRun},
+		{"list", "[flags]", "list the scenarios with their clauses and required capabilities", listHelp, cmdList},
+		{"explain", "CLAUSE", "print a clause and the scenarios that prove it", explainHelp, cmdExplain},
+		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
+		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
+		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
+		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
+		{"version", "", "print the kit version and suite digest", versionHelp, cmdVersion},
+		{"help", "[COMMAND]", "print the help of apexcheck or of one command", helpHelp, cmdHelp},
+	}
+}
+
+// lookup returns the subcommand called name, or nil.
+func lookup(name string) *subcommand {
+	for i := range subcommands {
+		if subcommands[i].name == name {
+			return &subcommands[i]
+		}
+	}
+	return nil
+}
+
+// title is how the subcommand names itself in messages: "apexcheck list".
+func (c *subcommand) title() string {
+	if c.name == "" {
+		return "apexcheck"
+	}
+	return "apexcheck " + c.name
+}
+
+// synopsis is the subcommand's usage line.
+func (c *subcommand) synopsis() string {
+	return strings.TrimSpace(c.title() + " " + c.args)
+}
+
+// writeOverview prints what apexcheck --help prints before the run's flags.
+func writeOverview(w io.Writer) {
+	fmt.Fprintln(w, "apexcheck certifies an implementation of the bash tool of AI coding agents")
+	fmt.Fprintln(w, "against the apexcheck specification, over the protocol of spec/protocol.md.")
+	fmt.Fprintln(w)
+	width := 0
+	for _, c := range subcommands {
+		width = max(width, len(c.synopsis()))
+	}
+	for i, c := range subcommands {
+		prefix := "usage: "
+		if i > 0 {
+			prefix = "       "
+		}
+		fmt.Fprintf(w, "%s%-*s  %s\n", prefix, width, c.synopsis(), c.summary)
+	}
+	fmt.Fprintf(w, "\n%s\n\nRun 'apexcheck COMMAND --help' for a command's flags.\n", strings.TrimSpace(runHelp))
+}
+
+const runHelp = `
+Without a command, apexcheck runs the scenarios of its embedded suite against
+the implementation --impl names, or against its own reference when --impl is
+not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
---certify), 1 not, 2 bad usage or setup.
+--certify), 1 not, 2 bad usage or setup.`
 
-flags:
-`
+const listHelp = `
+List the scenarios of the embedded suite: name, the clauses each proves and
+the capabilities it needs. --run, --area and --shard select as a run does.`
+
+const explainHelp = `
+Print a clause of the spec (its level, source and text) and every scenario
+that proves it, with the scenario's path as shipped. CLAUSE is an ID such
+as EXEC-10, in any case.`
+
+const validateHelp = `
+Check the conversation before the behaviour: send a few canned requests to
+the implementation and check every message, both ways, against
+spec/protocol.schema.json, naming each wrong field. Exit status 1 when a
+message is invalid.`
+
+const serveHelp = `
+Serve the reference implementation on stdin and stdout, speaking the
+protocol of spec/protocol.md. A run without --impl starts it; so can any
+other client: --impl 'apexcheck serve'.`
+
+const versionHelp = `
+Print the kit version and the full digest of the embedded suite, which
+expectation ledgers and certificates are pinned to.`
+
+const helpHelp = `
+Print the overview of apexcheck, or the help of COMMAND (the same as
+'apexcheck COMMAND --help').`
 
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "list":
-			return cmdList(args[1:], stdout, stderr)
-		case "explain":
-			return cmdExplain(args[1:], stdout, stderr)
-		case "validate":
-			return cmdValidate(args[1:], stdout, stderr)
-		case "init":
-			return cmdInit(args[1:], stdout, stderr)
-		case "merge":
-			return cmdMerge(args[1:], stdout, stderr)
-		case "version":
-			if len(args) > 1 {
-				fmt.Fprintln(stderr, "usage: apexcheck version")
-				return ExitUsage
-			}
-			digest, err := conformance.SuiteDigest(suite.Data, ".")
-			if err != nil {
-				fmt.Fprintln(stderr, "apexcheck:", err)
-				return ExitUsage
-			}
-			fmt.Fprintf(stdout, "apexcheck %s (suite %s)\n", version.Kit, digest)
-			return ExitConformant
+	if len(args) > 0 && args[0] != "" {
+		if c := lookup(args[0]); c != nil {
+			return c.run(args[1:], stdout, stderr)
 		}
 	}
 	return cmdRun(args, stdout, stderr)
+}
+
+// cmdHelp prints the overview or a command's help.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("help", stdout, stderr)
+	if code, done := fs.parse(args, 1); done {
+		return code
+	}
+	name := fs.Arg(0)
+	if name == "apexcheck" {
+		name = ""
+	}
+	if lookup(name) == nil {
+		return fs.usageError(fmt.Errorf("no command %q", name))
+	}
+	return lookup(name).run([]string{"--help"}, stdout, stderr)
+}
+
+// cmdVersion prints the kit version and suite digest.
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version", stdout, stderr)
+	if code, done := fs.parse(args, 0); done {
+		return code
+	}
+	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck version:", err)
+		return ExitUsage
+	}
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s)\n", version.Kit, digest)
+	return ExitConformant
+}
+
+// cmdServe serves the reference. The binary's own `apexcheck serve` never
+// gets here (internal/roles serves it before the command line is parsed);
+// this is for serve with flags (--help) and for callers of Main.
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", stdout, stderr)
+	if code, done := fs.parse(args, 0); done {
+		return code
+	}
+	return server.Main()
 }
 
 // implFlags are the flags that start an implementation.
@@ -130,10 +242,20 @@ func (f *implFlags) command() ([]string, string, error) {
 	return words, self, nil
 }
 
+// rerunFlags are the flags a rerun of one scenario must repeat to behave
+// as this run did.
+func (f *runFlags) rerunFlags() []string {
+	var out []string
+	if f.bound != conformance.DefaultBound {
+		out = append(out, "--bound", f.bound.String())
+	}
+	return out
+}
+
 // runFlags are the flags of a run.
 type runFlags struct {
 	implFlags
-	run         string
+	selectFlags
 	parallel    int
 	keepWork    bool
 	verbose     bool
@@ -147,14 +269,12 @@ type runFlags struct {
 	certFile    string
 	failFast    bool
 	maxFail     int
-	shard       string
 	progress    string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.implFlags.register(fs)
-	fs.StringVar(&f.run, "run", "", "run only scenarios whose name matches `REGEXP`")
-	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite (stable by scenario name), for CI matrices")
+	f.selectFlags.register(fs, "run")
 	fs.IntVar(&f.parallel, "parallel", 0, "scenarios run at once (default 2×cores)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting scenarios after the first failure (same as --max-fail 1)")
 	fs.IntVar(&f.maxFail, "max-fail", 0, "stop starting scenarios after `N` failures; the rest are reported skipped")
@@ -180,8 +300,8 @@ func (f *runFlags) check() error {
 		return errors.New("--max-fail must not be negative")
 	case f.failFast && f.maxFail > 1:
 		return errors.New("--fail-fast and --max-fail disagree; give one")
-	case f.certify && f.run != "":
-		return errors.New("--certify needs the whole suite: drop --run")
+	case f.certify && (f.run != "" || len(f.areas) > 0):
+		return errors.New("--certify needs the whole suite: drop --run and --area")
 	case f.certify && f.shard != "" && (f.jsonFile == "" || f.certFile != ""):
 		return errors.New("--certify --shard runs one shard for apexcheck merge, which certifies: give --json FILE, and --certificate to merge")
 	case f.certFile != "" && !f.certify:
@@ -195,77 +315,39 @@ func (f *runFlags) check() error {
 	return nil
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parse parses args, printing usage on any error; it returns the exit
-// code to return when done is true.
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitConformant, true
-		}
-		return ExitUsage, true
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		fs.Usage()
-		return ExitUsage, true
-	}
-	return 0, false
-}
-
-// usageError prints a usage error and the usage.
-func usageError(fs *flag.FlagSet, stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
-	fs.Usage()
-	return ExitUsage
-}
-
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck", stderr)
+	fs := newFlagSet("", stdout, stderr)
 	var f runFlags
-	f.register(fs)
-	if code, done := parse(fs, args, stderr); done {
+	f.register(fs.FlagSet)
+	if code, done := fs.parse(args, 0); done {
 		return code
 	}
 	if err := f.check(); err != nil {
-		return usageError(fs, stderr, err)
+		return fs.usageError(err)
 	}
 	argv, self, err := f.command()
 	if err != nil {
-		return usageError(fs, stderr, err)
+		return fs.usageError(err)
 	}
 	cfg := conformance.Config{Impl: argv, Scripts: suite.Scripts, Dir: ".", Parallel: f.parallel,
 		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
 	if f.failFast {
 		cfg.MaxFail = 1
 	}
-	if f.run != "" {
-		if cfg.Run, err = regexp.Compile(f.run); err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--run: %w", err))
-		}
-	}
-	if f.shard != "" {
-		sh, err := conformance.ParseShard(f.shard)
-		if err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--shard: %w", err))
-		}
-		cfg.Select = sh.Contains
-	}
 	all, err := conformance.LoadScenarios(suite.Scripts, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
+	if err := f.selectFlags.apply(&cfg, all); err != nil {
+		return fs.usageError(err)
+	}
 	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	clauses, err := conformance.LoadClauses(suite.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
@@ -275,11 +357,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// brought up to date.
 	var ledger, previous *conformance.Ledger
 	if f.expect != "" {
-		var clauses []conformance.Clause
-		if clauses, err = conformance.LoadClauses(suite.Spec); err != nil {
-			fmt.Fprintln(stderr, "apexcheck:", err)
-			return ExitUsage
-		}
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
 			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
@@ -305,7 +382,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	if len(selected) == 0 {
-		fmt.Fprintln(stderr, "apexcheck: no scenario selected (check --run and --shard)")
+		fmt.Fprintln(stderr, "apexcheck: no scenario selected (check --run, --area and --shard)")
 		return ExitUsage
 	}
 
@@ -324,18 +401,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "apexcheck %s (suite %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
 	if ledger != nil {
-		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", ledger.Path, len(ledger.Expected))
+		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures): a failure the ledger lists is expected and counts as a pass; the run fails only where it differs from the ledger\n", ledger.Path, len(ledger.Expected))
 	}
 
-	prog := newProgress(f.progress, stderr, len(selected))
-	var mu sync.Mutex
+	// The report is built before the run, so that each failure printed as
+	// it happens reads as it will in the reports.
+	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
+		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
+		Ledger: ledger, Clauses: clauses, Scripts: suite.Scripts, RerunFlags: f.rerunFlags()}
+	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
 	cfg.OnResult = func(r conformance.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		prog.clear()
-		printResult(stdout, r, ledger, f.verbose)
-		prog.add(r)
+		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
 	}
+	cfg.OnStart = prog.start
 	start := time.Now()
 	results, err := conformance.Run(cfg)
 	prog.done()
@@ -343,9 +421,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
-		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
-		Started: start, Duration: time.Since(start), Results: results, Ledger: ledger}
+	rep.Started, rep.Duration, rep.Results = start, time.Since(start), results
 
 	code := ExitConformant
 	if err := writeReports(rep, &f, stdout); err != nil {
@@ -374,11 +450,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return certifyShard(stdout, stderr, rep, selected, f.shard, code, ledger)
 	}
 	if f.certify {
-		clauses, err := conformance.LoadClauses(suite.Spec)
-		if err != nil {
-			fmt.Fprintln(stderr, "apexcheck:", err)
-			return ExitUsage
-		}
 		cert := conformance.Certify(rep, all, clauses, time.Now())
 		fmt.Fprintln(stdout)
 		cert.WriteText(stdout)
@@ -408,9 +479,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // printResult prints one scenario's outcome: every one with -v, else only
-// those that failed, errored or disagree with the ledger.
-func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, verbose bool) {
-	st, e := ledger.Classify(r)
+// those that failed, errored or disagree with the ledger. A failure gets
+// its whole block (conformance.Failure): where, which clauses, expected
+// and got, stderr, the rerun command; -v adds the scenario's log before it.
+func printResult(w io.Writer, rep *conformance.Report, r conformance.Result, verbose bool) {
+	st, e := rep.Ledger.Classify(r)
 	if !verbose && st != conformance.UnexpectedFailure && st != conformance.UnexpectedPass {
 		return
 	}
@@ -429,15 +502,15 @@ func printResult(w io.Writer, r conformance.Result, ledger *conformance.Ledger, 
 		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
 	case st == conformance.FlakyPass:
 		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
-	case verbose && (r.Outcome == conformance.Failed || r.Outcome == conformance.Errored) && r.Log != "":
-		// The whole log: each command, its output and the diff of a
-		// failed comparison, which the one-line message leaves out.
-		fmt.Fprintln(w, indent(conformance.LogTail(r.Log, conformance.MaxLog)))
-	case r.Outcome != conformance.Passed && r.Message != "":
+	case r.Outcome == conformance.Failed || r.Outcome == conformance.Errored:
+		if verbose && r.Log != "" {
+			// The whole log: each command and its output, which the
+			// block's diff and tails summarise.
+			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, conformance.LogTail(r.Log, conformance.MaxLog)))))
+		}
+		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
+	case r.Outcome == conformance.Skipped && r.Message != "":
 		fmt.Fprintln(w, indent(r.Message))
-	}
-	if r.WorkDir != "" {
-		fmt.Fprintf(w, "    work directory kept: %s\n", r.WorkDir)
 	}
 }
 
@@ -498,7 +571,59 @@ func writeSummary(w io.Writer, results []conformance.Result) {
 	}
 	total := conformance.Count(results)
 	line("total", total)
+	writeSkips(w, results)
 	fmt.Fprintln(w, total)
+}
+
+// writeSkips prints the skipped scenarios grouped by reason, largest group
+// first, so that "58 skipped" reads as what it is: a capability not
+// declared, a program not installed, a kernel feature missing.
+func writeSkips(w io.Writer, results []conformance.Result) {
+	groups := map[string][]string{}
+	for _, r := range results {
+		if r.Outcome == conformance.Skipped {
+			reason := skipReason(r.Message)
+			groups[reason] = append(groups[reason], r.Scenario.Name)
+		}
+	}
+	if len(groups) == 0 {
+		return
+	}
+	reasons := make([]string, 0, len(groups))
+	for r := range groups {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		a, b := groups[reasons[i]], groups[reasons[j]]
+		return len(a) > len(b) || len(a) == len(b) && reasons[i] < reasons[j]
+	})
+	fmt.Fprintln(w, "\nskipped, by reason:")
+	for _, reason := range reasons {
+		names := groups[reason]
+		shown := names
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if more := len(names) - len(shown); more > 0 {
+			list += fmt.Sprintf(", +%d more", more)
+		}
+		fmt.Fprintf(w, "%5d  %s (%s)\n", len(names), reason, list)
+	}
+}
+
+// skipReason rewords a skip message as a reason to group by.
+func skipReason(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if caps, ok := strings.CutPrefix(msg, "implementation does not declare "); ok {
+		return "missing capability " + caps
+	}
+	// testscript's skip command logs "SKIP: reason" or the reason alone.
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "SKIP:"))
+	if msg == "" {
+		return "no reason given"
+	}
+	return msg
 }
 
 func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
@@ -518,52 +643,60 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 }
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck list", stderr)
-	run := fs.String("run", "", "list only scenarios whose name matches `REGEXP`")
-	shard := fs.String("shard", "", "list only shard `i/n` of the suite")
-	verbose := fs.Bool("v", false, "also print each scenario's summary")
-	if code, done := parse(fs, args, stderr); done {
+	fs := newFlagSet("list", stdout, stderr)
+	var sel selectFlags
+	sel.register(fs.FlagSet, "list")
+	verbose := fs.Bool("v", false, "also print each scenario's summary, in a last column")
+	if code, done := fs.parse(args, 0); done {
 		return code
 	}
-	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
-	if *run != "" {
-		var err error
-		if cfg.Run, err = regexp.Compile(*run); err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--run: %w", err))
-		}
+	all, err := conformance.LoadScenarios(suite.Scripts, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck list:", err)
+		return ExitUsage
 	}
-	if *shard != "" {
-		sh, err := conformance.ParseShard(*shard)
-		if err != nil {
-			return usageError(fs, stderr, fmt.Errorf("--shard: %w", err))
-		}
-		cfg.Select = sh.Contains
+	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
+	if err := sel.apply(&cfg, all); err != nil {
+		return fs.usageError(err)
 	}
 	scenarios, err := cfg.Selected()
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck list:", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(stdout, "%-44s %-28s %s\n", "SCENARIO", "CLAUSES", "REQUIRES")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	header := "SCENARIO\tCLAUSES\tREQUIRES"
+	if *verbose {
+		header += "\tSUMMARY"
+	}
+	fmt.Fprintln(tw, header)
 	for _, s := range scenarios {
 		req := "-"
 		if len(s.Requires) > 0 {
 			req = strings.Join(s.Requires, ",")
 		}
-		fmt.Fprintf(stdout, "%-44s %-28s %s\n", s.Name, strings.Join(s.Clauses, ","), req)
+		row := s.Name + "\t" + strings.Join(s.Clauses, ",") + "\t" + req
 		if *verbose {
-			fmt.Fprintf(stdout, "    %s\n", s.Summary)
+			row += "\t" + s.Summary
 		}
+		fmt.Fprintln(tw, row)
+	}
+	if err := tw.Flush(); err != nil {
+		fmt.Fprintln(stderr, "apexcheck list:", err)
+		return ExitUsage
 	}
 	return ExitConformant
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "usage: apexcheck explain CLAUSE")
-		return ExitUsage
+	fs := newFlagSet("explain", stdout, stderr)
+	if code, done := fs.parse(args, 1); done {
+		return code
 	}
-	id := strings.ToUpper(args[0])
+	if fs.NArg() != 1 {
+		return fs.usageError(errors.New("want one clause ID, such as EXEC-10"))
+	}
+	id := strings.ToUpper(fs.Arg(0))
 	clauses, err := conformance.LoadClauses(suite.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck explain:", err)
@@ -594,16 +727,16 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fset := newFlagSet("apexcheck validate", stderr)
+	fset := newFlagSet("validate", stdout, stderr)
 	var f implFlags
-	f.register(fset)
+	f.register(fset.FlagSet)
 	verbose := fset.Bool("v", false, "print every message checked, not only those with problems")
-	if code, done := parse(fset, args, stderr); done {
+	if code, done := fset.parse(args, 0); done {
 		return code
 	}
 	argv, _, err := f.command()
 	if err != nil {
-		return usageError(fset, stderr, err)
+		return fset.usageError(err)
 	}
 	data, err := fs.ReadFile(suite.Spec, "protocol.schema.json")
 	if err != nil {

@@ -16,17 +16,22 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/broken"
 	"github.com/apexcheck/apexcheck/internal/roles"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
-// TestMain lets the test binary play the reference (`serve`) and a
-// deliberately malformed implementation (`misspoken`), so that Main can be
-// pointed at both through --impl.
+// TestMain lets the test binary play the reference (`serve`), a
+// deliberately malformed implementation (`misspoken`) and the broken
+// variants of internal/broken (`broken NAME`), so that Main can be pointed
+// at each through --impl.
 func TestMain(m *testing.M) {
 	roles.Dispatch()
 	if len(os.Args) > 1 && os.Args[1] == "misspoken" {
 		os.Exit(serveMisspoken())
+	}
+	if len(os.Args) > 2 && os.Args[1] == "broken" {
+		os.Exit(broken.Main(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }
@@ -243,7 +248,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	t.Setenv("GITHUB_ACTIONS", "true")
 	_, stdout, _ := run(t, "--impl", ref, "--progress", "off")
 	for _, want := range []string{
-		"::error file=testdata/scripts/exec_fails.txtar,line=5,title=apexcheck%3A exec_fails failed::FAIL: ",
+		"::error file=testdata/scripts/exec_fails.txtar,line=5,title=apexcheck%3A exec_fails failed::at:     testdata/scripts/exec_fails.txtar:5: text 'nope\\n'%0A",
 		"::error file=testdata/scripts/exec_errors.txtar,line=6,title=apexcheck%3A exec_errors errored::",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -305,6 +310,9 @@ func TestExpectLedger(t *testing.T) {
 			}
 			if code == ExitUsage {
 				return
+			}
+			if !strings.Contains(stdout, "a failure the ledger lists is expected and counts as a pass") {
+				t.Errorf("the run does not say up front that listed failures pass:\n%s", stdout)
 			}
 			_, scenarios, footer := readJSONLines(t, jsonFile)
 			if (footer["ledgerMatched"] == true) != (code == ExitConformant) {
@@ -411,6 +419,15 @@ func TestRunAndShard(t *testing.T) {
 	}
 	if len(union) != 5 {
 		t.Errorf("the shards cover %v, want all 5 scenarios", union)
+	}
+	if got := selected("--area", "call"); len(got) != 2 || got["call_ok"] != "passed" {
+		t.Errorf("--area call selected %v", got)
+	}
+	if got := selected("--area", "call", "--area", "exec", "--run", "fails|should"); len(got) != 2 || got["exec_fails"] == "" || got["call_should"] == "" {
+		t.Errorf("--area call --area exec --run 'fails|should' selected %v", got)
+	}
+	if got := selected("--area", "exec,call"); len(got) != 5 {
+		t.Errorf("--area exec,call selected %v", got)
 	}
 	_, list1, _ := run(t, "list", "--shard", "1/2")
 	_, list2, _ := run(t, "list", "--shard", "2/2")
@@ -549,6 +566,10 @@ func TestUsageErrors(t *testing.T) {
 		{"--progress", "loud"},
 		{"--certify", "--run", "call"},
 		{"--certify", "--shard", "1/2"},
+		{"--certify", "--area", "exec"},
+		{"--area", "nope"},
+		{"--area", "exec,"},
+		{"list", "--area", "EXEC"},
 		{"--certificate", "c.txt"},
 		{"--impl", `"unterminated`},
 		{"--impl", "/no/such/implementation"},
@@ -573,8 +594,76 @@ func TestUsageErrors(t *testing.T) {
 			}
 		})
 	}
-	if code, _, stderr := run(t, "-h"); code != ExitConformant || !strings.Contains(stderr, "usage: apexcheck") {
-		t.Errorf("-h: exit %d\n%s", code, stderr)
+}
+
+// TestBadFlag checks that a mistake in the flags gets one line naming it
+// and pointing to the command's help, not the whole usage.
+func TestBadFlag(t *testing.T) {
+	mixed(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-such-flag"}, "apexcheck: unknown flag -no-such-flag (see 'apexcheck --help')\n"},
+		{[]string{"--max-fail", "many"}, "apexcheck: invalid value \"many\" for flag -max-fail: parse error (see 'apexcheck --help')\n"},
+		{[]string{"list", "--nope"}, "apexcheck list: unknown flag -nope (see 'apexcheck list --help')\n"},
+		{[]string{"list", "extra"}, "apexcheck list: unexpected argument \"extra\" (see 'apexcheck list --help')\n"},
+		{[]string{"explain"}, "apexcheck explain: want one clause ID, such as EXEC-10 (see 'apexcheck explain --help')\n"},
+		{[]string{"validate", "--nope"}, "apexcheck validate: unknown flag -nope (see 'apexcheck validate --help')\n"},
+		{[]string{"version", "x"}, "apexcheck version: unexpected argument \"x\" (see 'apexcheck version --help')\n"},
+		{[]string{"serve", "--nope"}, "apexcheck serve: unknown flag -nope (see 'apexcheck serve --help')\n"},
+		{[]string{"--area", "exe"}, "apexcheck: --area exe: no such area; the suite's areas are call, exec (see 'apexcheck --help')\n"},
+		{[]string{"help", "nope"}, "apexcheck help: no command \"nope\" (see 'apexcheck help --help')\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			if code != ExitUsage || stderr != tt.want || stdout != "" {
+				t.Errorf("exit %d\nstderr %q\nwant   %q\nstdout %q", code, stderr, tt.want, stdout)
+			}
+		})
+	}
+}
+
+// TestHelp checks that every command's help goes to stdout with exit 0,
+// in each spelling, and never runs the command (serve --help used to
+// start the server).
+func TestHelp(t *testing.T) {
+	mixed(t)
+	for _, c := range subcommands {
+		for _, flag := range []string{"-h", "--help", "-help"} {
+			args := []string{flag}
+			if c.name != "" {
+				args = []string{c.name, flag}
+			}
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := run(t, args...)
+				if code != ExitConformant || stderr != "" || !strings.HasPrefix(stdout, "usage: "+c.synopsis()) && c.name != "" {
+					t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+				}
+				if !strings.Contains(stdout, strings.TrimSpace(c.help)) {
+					t.Errorf("help lacks the command's description:\n%s", stdout)
+				}
+			})
+		}
+		name := c.name
+		if name == "" {
+			name = "apexcheck"
+		}
+		code, stdout, _ := run(t, "help", name)
+		_, direct, _ := run(t, append(strings.Fields(c.name), "--help")...)
+		if code != ExitConformant || stdout != direct {
+			t.Errorf("help %s: exit %d, output differs from --help:\n%s", name, code, stdout)
+		}
+	}
+	_, stdout, _ := run(t, "--help")
+	for _, c := range subcommands {
+		if !regexp.MustCompile(`(?m)^(usage:| )\s+` + regexp.QuoteMeta(c.synopsis()) + `\s+` + regexp.QuoteMeta(c.summary) + `$`).MatchString(stdout) {
+			t.Errorf("the overview does not list %q:\n%s", c.synopsis(), stdout)
+		}
+	}
+	if !strings.Contains(stdout, "-impl CMD ARGS") {
+		t.Errorf("the overview lacks the run's flags:\n%s", stdout)
 	}
 }
 
@@ -582,8 +671,8 @@ func TestListExplainVersion(t *testing.T) {
 	mixed(t)
 	code, stdout, _ := run(t, "list", "--run", "^exec_", "-v")
 	if code != ExitConformant || !strings.Contains(stdout, "SCENARIO") ||
-		!regexp.MustCompile(`(?m)^exec_needs\s+EXEC-2\s+no-such-capability$`).MatchString(stdout) ||
-		!strings.Contains(stdout, "    A deliberate failure.") || strings.Contains(stdout, "call_ok") {
+		!regexp.MustCompile(`(?m)^exec_needs  +EXEC-2  +no-such-capability  +Needs a capability nobody declares.$`).MatchString(stdout) ||
+		!regexp.MustCompile(`(?m)^exec_fails  +EXEC-1  +-  +A deliberate failure.$`).MatchString(stdout) || strings.Contains(stdout, "call_ok") {
 		t.Errorf("list: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = run(t, "explain", "exec-1")
@@ -647,4 +736,114 @@ func serveMisspoken() int {
 		}
 	}
 	return 0
+}
+
+// TestFailureBlock runs a scenario of the real suite against a broken
+// variant (internal/broken) and checks that the terminal and every report
+// show the failure a porter can act on: the scenario's path as shipped
+// with the failing line and command, the clauses it proves with their
+// text, the diff of what was expected and what came, and the command
+// that reruns it alone with the run's flags.
+func TestFailureBlock(t *testing.T) {
+	impl := os.Args[0] + " broken trailing-newline-line"
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"json", "junit", "markdown"} {
+		files[f] = filepath.Join(dir, f)
+	}
+	t.Setenv("GITHUB_ACTIONS", "true")
+	code, stdout, stderr := run(t, "--impl", impl, "--run", "^output_exit_status$", "--bound", "45s", "--progress", "off",
+		"--json", files["json"], "--junit", files["junit"], "--markdown", files["markdown"])
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rerun := "apexcheck --impl '" + impl + "' --bound 45s --run '^output_exit_status$' -v"
+	block := []string{
+		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\n",
+		"failed: stdout and got differ\n",
+		"proves: OUT-10 (MUST) The output part of a finished foreground result is the tail",
+		"\n        OUT-12 (MUST) The by-lines footer is `[Showing lines <start>-<end> of <totalLines>. Full output: <P>]`",
+		"diff:\n    --- stdout\n    +++ got\n",
+		"    -[Showing lines 2-2001 of 2001. Full output: ",
+		"    +[Showing lines 3-2002 of 2002. Full output: ",
+		"rerun:  " + rerun + "\n",
+	}
+	check := func(where, text string) {
+		t.Helper()
+		for _, want := range block {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q:\n%s", where, want, text)
+			}
+		}
+		if strings.Contains(text, "apexcheck-scenarios-") {
+			t.Errorf("%s names the temporary copy of the scenario:\n%s", where, text)
+		}
+	}
+	term, annotations, _ := strings.Cut(stdout, "::error ")
+	check("the terminal", strings.ReplaceAll(term, "\n    ", "\n"))
+	unescape := strings.NewReplacer("%0A", "\n", "%25", "%")
+	check("the annotation", unescape.Replace(annotations))
+
+	_, scenarios, _ := readJSONLines(t, files["json"])
+	data, _ := json.Marshal(scenarios["output_exit_status"]["failure"])
+	var f conformance.Failure
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("JSON failure %s: %v", data, err)
+	}
+	check("the JSON failure's text", f.Text())
+	if f.Location != "testdata/scripts/output_exit_status.txtar:11" || f.Rerun != rerun || len(f.Clauses) != 4 || f.Clauses[0].Text == "" {
+		t.Errorf("JSON failure %+v", f)
+	}
+	if msg := scenarios["output_exit_status"]["message"]; msg != "FAIL: testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+		t.Errorf("JSON message %q", msg)
+	}
+	junit, _ := os.ReadFile(files["junit"])
+	var doc struct {
+		Cases []struct {
+			Failure struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(junit, &doc); err != nil || len(doc.Cases) != 1 {
+		t.Fatalf("JUnit %v:\n%s", err, junit)
+	}
+	if doc.Cases[0].Failure.Message != "testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+		t.Errorf("JUnit failure message %q", doc.Cases[0].Failure.Message)
+	}
+	check("the JUnit failure", doc.Cases[0].Failure.Text)
+	md, _ := os.ReadFile(files["markdown"])
+	check("the Markdown summary", string(md))
+}
+
+// TestSkipsByReason checks that the summary groups skips by reason.
+func TestSkipsByReason(t *testing.T) {
+	needsOther := strings.Replace(needsCap, "no-such-capability", "other-capability", 1)
+	useSuite(t, map[string]string{"call_ok": passing, "exec_a": needsCap, "exec_b": needsCap, "exec_c": needsOther,
+		"exec_d": "# Skips itself.\n# clauses: EXEC-1\n\nskip 'zsh is not installed'\n"})
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off")
+	want := "\nskipped, by reason:\n" +
+		"    2  missing capability no-such-capability (exec_a, exec_b)\n" +
+		"    1  missing capability other-capability (exec_c)\n" +
+		"    1  zsh is not installed (exec_d)\n"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("summary lacks\n%s\nin\n%s", want, stdout)
+	}
+}
+
+// TestVerbosePipedOnce checks that with -v and plain progress (the usual
+// CI log, stdout and stderr in one pipe) each outcome is printed once.
+func TestVerbosePipedOnce(t *testing.T) {
+	mixed(t)
+	var out bytes.Buffer
+	code := Main([]string{"--impl", ref, "--progress", "plain", "-v"}, &out, &out)
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	for _, name := range []string{"call_ok", "call_should", "exec_fails", "exec_errors", "exec_needs"} {
+		if n := regexp.MustCompile(`(?m)^\S.* `+name+` \(`).FindAllString(out.String(), -1); len(n) != 1 {
+			t.Errorf("%s: %d outcome lines, want 1:\n%s", name, len(n), out.String())
+		}
+	}
 }

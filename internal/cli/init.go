@@ -9,25 +9,29 @@ import (
 	"github.com/apexcheck/apexcheck/internal/skeleton"
 )
 
+// initHelp is what init --help prints between the synopsis and the flags.
+const initHelp = `
+Write a minimal, commented protocol adapter skeleton for your bash tool in
+LANG (python, node or go). It speaks the protocol, runs each call with plain
+bash -lc, and passes the proto_ scenarios out of the box; replace the one
+function marked REPLACE THIS FUNCTION with a call into your tool. It refuses
+to overwrite existing files.`
+
 // cmdInit writes an adapter skeleton (apexcheck init --lang L [--dir D]) and
 // prints the commands that certify it.
 func cmdInit(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck init", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: apexcheck init --lang %s [--dir DIR]\n\nwrites a protocol adapter skeleton for your bash tool; it refuses to overwrite files.\n\nflags:\n", strings.Join(skeleton.Langs(), "|"))
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("init", stdout, stderr)
 	lang := fs.String("lang", "", "the adapter's `LANGUAGE`: "+strings.Join(skeleton.Langs(), ", "))
 	dir := fs.String("dir", ".", "write the skeleton into `DIR` (created if missing)")
-	if code, done := parse(fs, args, stderr); done {
+	if code, done := fs.parse(args, 0); done {
 		return code
 	}
 	if *lang == "" {
-		return usageError(fs, stderr, errors.New("--lang is required"))
+		return fs.usageError(errors.New("--lang is required"))
 	}
 	sk, err := skeleton.Lookup(*lang)
 	if err != nil {
-		return usageError(fs, stderr, err)
+		return fs.usageError(err)
 	}
 	paths, err := sk.Write(*dir)
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,27 +11,19 @@ import (
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
-// mergeUsage is printed before the merge flags.
-const mergeUsage = `usage: apexcheck merge [flags] REPORT.jsonl...
-
-merges the JSON Lines reports of shard runs (apexcheck --shard i/n --json FILE,
+// mergeHelp is what merge --help prints between the synopsis and the flags.
+const mergeHelp = `
+Merge the JSON Lines reports of shard runs (apexcheck --shard i/n --json FILE,
 one per shard) into one verdict, as if the whole suite had run at once. It
 refuses reports of different kits, suites, implementations or capabilities,
 and reports that do not cover the suite exactly once.
 
 Exit status: as for a run: 0 conformant (or matching the --expect ledger;
-certified with --certify), 1 not, 2 bad usage or reports that cannot merge.
-
-flags:
-`
+certified with --certify), 1 not, 2 bad usage or reports that cannot merge.`
 
 // cmdMerge merges shard reports: apexcheck merge [flags] REPORT.jsonl...
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("apexcheck merge", stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, mergeUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("merge", stdout, stderr)
 	var f runFlags
 	fs.BoolVar(&f.verbose, "v", false, "print every scenario's outcome")
 	fs.StringVar(&f.jsonFile, "json", "", "write the merged JSON Lines report to `FILE`")
@@ -45,11 +36,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	// Flags may follow the file names too: parse up to each name in turn.
 	var files []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return ExitConformant
-			}
-			return ExitUsage
+		if code, done := fs.parse(rest, -1); done {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -58,10 +46,10 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		rest = fs.Args()[1:]
 	}
 	if len(files) == 0 {
-		return usageError(fs, stderr, errors.New("no reports given"))
+		return fs.usageError(errors.New("no reports given"))
 	}
 	if f.certFile != "" && !f.certify {
-		return usageError(fs, stderr, errors.New("--certificate needs --certify"))
+		return fs.usageError(errors.New("--certificate needs --certify"))
 	}
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, "apexcheck merge:", err)
@@ -114,7 +102,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", rep.Ledger.Path, len(rep.Ledger.Expected))
 	}
 	for _, r := range rep.Results {
-		printResult(stdout, r, rep.Ledger, f.verbose)
+		printResult(stdout, rep, r, f.verbose)
 	}
 	code := ExitConformant
 	if err := writeReports(rep, &f, stdout); err != nil {

@@ -17,13 +17,14 @@ import (
 // RoleVariable selects a role by environment.
 const RoleVariable = "APEXCHECK_ROLE"
 
-// ServeArg is the first argument that makes the executable the reference.
+// ServeArg is the only argument that makes the executable the reference;
+// with more (serve --help) the command line handles it.
 const ServeArg = "serve"
 
 // Dispatch runs the role the process was started for and exits; it
 // returns when the process has no role and should go on as itself.
 func Dispatch() {
-	if len(os.Args) > 1 && os.Args[1] == ServeArg {
+	if len(os.Args) == 2 && os.Args[1] == ServeArg {
 		os.Exit(server.Main())
 	}
 	// The helpers of the login PATH probe's scenarios (conformance
