@@ -95,6 +95,8 @@ matrix:
 	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)
 
 # Exit status 1 (the run found failures) is a result, not an error here.
+# Implementation paths are given relative to the repository, so that the
+# reproduction commands in the checked-in reports hold on any checkout.
 define run_report
 	$(GO) run ./cmd/apexcheck --progress off $(1) --json $(2) || [ $$? -eq 1 ]
 endef
@@ -104,5 +106,5 @@ reports:
 	$(call run_report,--profile apex,docs/reports/apexcheck-reference.apex.jsonl)
 	$(call run_report,--profile core,docs/reports/apexcheck-reference.core.jsonl)
 	@$(pi_setup) \
-	$(call run_report,--impl '$(PI_IMPL)' --profile apex,docs/reports/pi-coding-agent.apex.jsonl); \
-	$(call run_report,--impl '$(PI_IMPL)' --profile core,docs/reports/pi-coding-agent.core.jsonl)
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile apex,docs/reports/pi-coding-agent.apex.jsonl); \
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile core,docs/reports/pi-coding-agent.core.jsonl)
