@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs
+.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports
 
 all: check
 
@@ -135,3 +135,28 @@ docs:
 	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --progress off --certify --certificate $(DOCS_OUT)/pi.json > $(DOCS_OUT)/pi.txt || \
 		test -f $(DOCS_OUT)/pi.json
 	$(GO) run ./internal/docgen $(DOCS_OUT)/reference.json $$(ls $(DOCS_OUT)/pi.json 2>/dev/null)
+
+# The conformance matrix: docs/matrix.md and docs/matrix.html, one row per
+# JSON Lines report checked in under docs/reports/, one column per clause.
+# A Go test fails when they are stale. `make reports` reruns the reports
+# this repository can produce (the reference in both profiles; pi's in both
+# where node is present); a vendor adds theirs by dropping a report there.
+MATRIX_REPORTS = $(sort $(wildcard docs/reports/*.jsonl))
+
+matrix:
+	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)
+
+# Exit status 1 (the run found failures) is a result, not an error here.
+# Implementation paths are given relative to the repository, so that the
+# reproduction commands in the checked-in reports hold on any checkout.
+define run_report
+	$(GO) run ./cmd/apexcheck --progress off $(1) --json $(2) || [ $$? -eq 1 ]
+endef
+
+reports:
+	@mkdir -p docs/reports
+	$(call run_report,--profile apex,docs/reports/apexcheck-reference.apex.jsonl)
+	$(call run_report,--profile core,docs/reports/apexcheck-reference.core.jsonl)
+	@$(pi_setup) \
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile apex,docs/reports/pi-coding-agent.apex.jsonl); \
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile core,docs/reports/pi-coding-agent.core.jsonl)

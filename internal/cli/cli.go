@@ -60,6 +60,7 @@ func init() {
 		{"list", "[flags]", "list the scenarios with their clauses and required capabilities", listHelp, cmdList},
 		{"explain", "CLAUSE", "print a clause and the scenarios that prove it", explainHelp, cmdExplain},
 		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
+		{"compare", "[flags] REPORT.jsonl...", "turn JSON Lines reports into one implementations × clauses matrix", compareHelp, cmdCompare},
 		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
 		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
 		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
@@ -342,6 +343,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := f.selectFlags.apply(&cfg, all); err != nil {
 		return fs.usageError(err)
 	}
+	profile := cfg.Profile
 	digest, err := conformance.SuiteDigest(suite.Data, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
@@ -360,6 +362,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
 			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
+			if err == nil {
+				err = ledger.CheckProfile(profile, all)
+			}
 		}
 		switch {
 		case err != nil && previous != nil && f.writeExpect != "":
@@ -398,7 +403,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	impl := *hello.Hello.Implementation
 	cfg.Capabilities = hello.Capabilities()
-	fmt.Fprintf(stdout, "apexcheck %s (suite %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), impl.Name, impl.Version, impl.Language)
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s, profile %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), profile, impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
 	if ledger != nil {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures): a failure the ledger lists is expected and counts as a pass; the run fails only where it differs from the ledger\n", ledger.Path, len(ledger.Expected))
@@ -406,7 +411,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 	// The report is built before the run, so that each failure printed as
 	// it happens reads as it will in the reports.
-	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
+	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
 		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
 		Ledger: ledger, Clauses: clauses, Scripts: suite.Scripts, RerunFlags: f.rerunFlags()}
 	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
@@ -438,7 +443,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version)
+			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			code = ExitUsage
@@ -675,7 +680,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		if len(s.Requires) > 0 {
 			req = strings.Join(s.Requires, ",")
 		}
-		row := s.Name + "\t" + strings.Join(s.Clauses, ",") + "\t" + req
+		row := s.Name + coreNote(s) + "\t" + strings.Join(s.Clauses, ",") + "\t" + req
 		if *verbose {
 			row += "\t" + s.Summary
 		}
@@ -706,13 +711,13 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if c.ID != id {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s (%s; %s) spec/%s\n%s\n\nscenarios:\n", c.ID, c.Level, c.Provenance, c.File, c.Text)
+		fmt.Fprintf(stdout, "%s (%s%s; %s) spec/%s\n%s\n\nscenarios:\n", c.ID, c.Level, coreMarker(c), c.Provenance, c.File, c.Text)
 		scenarios, _ := conformance.LoadScenarios(suite.Scripts, ".")
 		n := 0
 		for _, s := range scenarios {
 			for _, sc := range s.Clauses {
 				if sc == id {
-					fmt.Fprintf(stdout, "  testdata/scripts/%s.txtar  %s\n", s.Name, s.Summary)
+					fmt.Fprintf(stdout, "  testdata/scripts/%s.txtar  %s%s\n", s.Name, s.Summary, coreNote(s))
 					n++
 				}
 			}

@@ -15,15 +15,17 @@ import (
 // exact area name, --shard by stable hash. A scenario must satisfy all
 // that are given.
 type selectFlags struct {
-	run   string
-	areas areaList
-	shard string
+	run     string
+	areas   areaList
+	shard   string
+	profile string
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet, verb string) {
 	fs.StringVar(&f.run, "run", "", verb+" only scenarios whose name matches `REGEXP`")
 	fs.Var(&f.areas, "area", verb+" only the scenarios of area `NAME` (exec, path, …; repeat the flag or give a comma list)")
 	fs.StringVar(&f.shard, "shard", "", verb+" only shard `i/n` of the suite (stable by scenario name), for CI matrices")
+	fs.StringVar(&f.profile, "profile", "apex", verb+" the scenarios of profile `NAME`: apex (the whole apex-code contract) or core (portable behaviour, any wording); see spec/README.md")
 }
 
 // whole reports whether no flag narrows the selection.
@@ -32,6 +34,11 @@ func (f *selectFlags) whole() bool { return f.run == "" && len(f.areas) == 0 && 
 // apply sets cfg.Run and cfg.Select from the flags. all is the whole
 // suite, against which area names are checked.
 func (f *selectFlags) apply(cfg *conformance.Config, all []conformance.Scenario) error {
+	profile, err := conformance.ParseProfile(f.profile)
+	if err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	cfg.Profile = profile
 	if f.run != "" {
 		re, err := regexp.Compile(f.run)
 		if err != nil {
