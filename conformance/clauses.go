@@ -84,7 +84,8 @@ func parseClauses(file string, data []byte) ([]Clause, error) {
 		prov := strings.TrimSpace(m[4])
 		if m[3] != "" {
 			// balanceProvenance reads all after the level, the marker too.
-			prov = strings.TrimSpace(strings.TrimPrefix(prov, "core;"))
+			prov = strings.TrimPrefix(strings.TrimPrefix(prov, "core"), ";")
+			prov = strings.TrimSpace(prov)
 		}
 		if prov == "" {
 			return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])

@@ -52,7 +52,7 @@ func TestCompare(t *testing.T) {
 		{[]string{"compare", filepath.Join(dir, "missing.jsonl")}, "no such file"},
 		{[]string{"compare", bad}, "the first line is not a header"},
 		{[]string{"compare", core, core}, "both report apexcheck-reference"},
-		{[]string{"compare", "--nope", core}, "flag provided but not defined"},
+		{[]string{"compare", "--nope", core}, "unknown flag -nope"},
 	} {
 		if code, _, stderr := run(t, tt.args...); code != ExitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, ExitUsage, tt.want)
