@@ -15,6 +15,9 @@ import (
 // https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 func (rep *Report) WriteAnnotations(w io.Writer) error {
 	var b strings.Builder
+	if e := rep.SetupError; e != nil {
+		annotate(&b, "error", "", 0, "apexcheck: "+e.setupSummary(), e.Text())
+	}
 	for _, r := range rep.Results {
 		st, e := rep.Ledger.Classify(r)
 		switch st {
@@ -39,7 +42,10 @@ func (rep *Report) WriteAnnotations(w io.Writer) error {
 // annotate writes one workflow command. Property values escape %, CR, LF,
 // ':' and ','; the message escapes %, CR and LF.
 func annotate(b *strings.Builder, level, file string, line int, title, msg string) {
-	props := []string{"file=" + escapeProperty(file)}
+	var props []string
+	if file != "" {
+		props = append(props, "file="+escapeProperty(file))
+	}
 	if line > 0 {
 		props = append(props, fmt.Sprintf("line=%d", line))
 	}

@@ -33,8 +33,12 @@ func (rep *Report) Badge() Badge {
 	if t.Skipped > 0 {
 		msg += fmt.Sprintf(", %d skipped", t.Skipped)
 	}
+	if rep.SetupError != nil {
+		msg = "setup error"
+	}
 	color := "red"
 	switch v := rep.Ledger.Evaluate(rep.Results); {
+	case rep.SetupError != nil:
 	case t.Failed+t.Errored == 0 && t.Skipped == 0:
 		color = "brightgreen"
 	case t.Failed+t.Errored == 0:

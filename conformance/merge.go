@@ -116,6 +116,8 @@ func ReadShardReport(r io.Reader, name string) (*ShardReport, error) {
 		return nil, fmt.Errorf("read report %s: no header line: not an apexcheck --json report", name)
 	case footer == nil:
 		return nil, fmt.Errorf("read report %s: no footer line: the report is truncated", name)
+	case footer.SetupError != nil:
+		return nil, fmt.Errorf("read report %s: %w: no scenario ran: %s", name, ErrMerge, footer.SetupError.Text())
 	}
 	t := Count(sr.Report.Results)
 	if t.Passed != footer.Passed || t.Failed != footer.Failed || t.Errored != footer.Errored || t.Skipped != footer.Skipped {

@@ -44,6 +44,10 @@ type Report struct {
 	// that failed.
 	Clauses []Clause
 	Scripts fs.FS
+	// SetupError, when set, is why the run could not start: the
+	// implementation did not start or did not complete the handshake. The
+	// report then has no results, and every writer says so.
+	SetupError *SetupError
 	// RerunFlags are flags of the run that a rerun of one scenario must
 	// repeat to behave the same (a --bound, a --profile), in order.
 	RerunFlags []string

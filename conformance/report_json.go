@@ -66,6 +66,8 @@ type (
 		Expected      *int  `json:"expectedFailures,omitempty"`
 		Unexpected    *int  `json:"unexpectedFailures,omitempty"`
 		Fixed         *int  `json:"unexpectedPasses,omitempty"`
+		// SetupError is set when the run never reached its scenarios.
+		SetupError *SetupError `json:"setupError,omitempty"`
 	}
 )
 
@@ -112,7 +114,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 	}
 	t := Count(rep.Results)
 	f := jsonFooter{Type: "footer", Passed: t.Passed, Failed: t.Failed, Errored: t.Errored, Skipped: t.Skipped,
-		Total: t.Total(), DurationMs: rep.Duration.Milliseconds(), PassPercent: t.PassPercent()}
+		Total: t.Total(), DurationMs: rep.Duration.Milliseconds(), PassPercent: t.PassPercent(), SetupError: rep.SetupError}
 	if rep.Ledger != nil {
 		v := rep.Ledger.Evaluate(rep.Results)
 		ok, exp, unexp, fixed := v.OK(), len(v.Expected), len(v.Unexpected), len(v.Fixed)

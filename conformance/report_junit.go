@@ -98,6 +98,12 @@ func (rep *Report) WriteJUnit(w io.Writer) error {
 			suite.Skipped++
 		}
 	}
+	if e := rep.SetupError; e != nil {
+		root.Suites = append(root.Suites, junitSuite{Name: "setup", Properties: props, Tests: 1, Errors: 1,
+			Timestamp: rep.Started.UTC().Format("2006-01-02T15:04:05"),
+			Cases: []junitCase{{Name: "handshake", Classname: "setup", Time: "0.000",
+				Error: &junitMessage{Message: e.setupSummary(), Type: "setup", Text: e.Text()}}}})
+	}
 	for i := range root.Suites {
 		s := &root.Suites[i]
 		var total float64

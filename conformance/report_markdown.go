@@ -15,6 +15,15 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	t := Count(rep.Results)
 	impl := strings.TrimSpace(rep.Implementation.Name + " " + rep.Implementation.Version)
 	fmt.Fprintf(b, "## apexcheck %s: %s (profile %s)\n\n", rep.Kit, impl, rep.Profile.OrDefault())
+	if e := rep.SetupError; e != nil {
+		fmt.Fprintf(b, "**Setup error: no scenario ran.** %s\n\n", e.setupSummary())
+		fmt.Fprintf(b, "```\n%s\n```\n", e.Text())
+		_, err := io.WriteString(w, b.String())
+		if err != nil {
+			return fmt.Errorf("write Markdown report: %w", err)
+		}
+		return nil
+	}
 	fmt.Fprintf(b, "**%d passed, %d failed, %d errored, %d skipped** of %d scenarios", t.Passed, t.Failed, t.Errored, t.Skipped, t.Total())
 	if t.Ran() > 0 {
 		fmt.Fprintf(b, " (%d%% of the %d that ran passed; skips are not passes)", t.PassPercent(), t.Ran())

@@ -19,6 +19,7 @@ import (
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/version"
+	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/server"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -394,10 +395,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	hello, err := conformance.Handshake(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
-		if hello != nil {
-			if tail := strings.TrimSpace(hello.StderrTail()); tail != "" {
-				fmt.Fprintf(stderr, "implementation stderr (tail):\n%s\n", tail)
-			}
+		// The reports say it too: in CI they are often all anyone reads.
+		rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile,
+			Implementation: protocol.Implementation{Name: strings.Join(cfg.Impl, " ")}, Command: f.impl,
+			ScriptDir: "testdata/scripts", Started: time.Now(), SetupError: conformance.NewSetupError(err)}
+		if err := writeReports(rep, &f, stdout); err != nil {
+			fmt.Fprintln(stderr, "apexcheck:", err)
 		}
 		return ExitUsage
 	}
