@@ -8,7 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"github.com/apexcheck/apexcheck/ref/internal/procwait"
 )
 
 // shellAttr is how the shell starts (PATH-4, PATH-26): leading a new
@@ -82,30 +83,15 @@ func sessionMembers(sid int) []int {
 	return pids
 }
 
-// waitid(2)'s arguments, which package syscall does not name.
-const (
-	pPID    = 1          // P_PID
-	wEXITED = 0x4        // WEXITED
-	wNOWAIT = 0x01000000 // WNOWAIT
-)
-
 // watchExit returns a channel closed when the started cmd has exited, and
 // a function that reaps it. The exit is seen with waitid's WNOWAIT, which
 // leaves the shell a zombie: its pid stays its own, and so do the session
 // and group IDs KillSession aims at, until the caller reaps it.
 func watchExit(cmd *exec.Cmd) (exited <-chan struct{}, reap func()) {
 	ch := make(chan struct{})
-	pid := cmd.Process.Pid
 	go func() {
 		defer close(ch)
-		var info [128]byte // siginfo_t
-		for {
-			_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
-				uintptr(unsafe.Pointer(&info[0])), wEXITED|wNOWAIT, 0, 0)
-			if errno != syscall.EINTR {
-				return
-			}
-		}
+		procwait.WaitExited(cmd.Process.Pid)
 	}()
 	return ch, func() { cmd.Wait() }
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/apexcheck/apexcheck/ref/internal/procwait"
 )
 
 // StreamGrace is how long Run keeps reading after the shell exits, for
@@ -121,8 +123,13 @@ type Process struct {
 	out    io.Writer
 
 	waitOnce sync.Once
-	code     int
-	sig      syscall.Signal
+	// mu orders group kills before the reap: while the shell is unreaped
+	// (a zombie, once it has exited) its pid, and so its group ID, cannot
+	// be reused, so a kill of the group reaches only the shell's own.
+	mu     sync.Mutex
+	reaped bool
+	code   int
+	sig    syscall.Signal
 }
 
 // Start starts `shell.Path shell.Args... command` in a new session (so it
@@ -166,11 +173,26 @@ func Start(shell Shell, command, dir string, env []string, out io.Writer) (*Proc
 		}()
 	}
 	go func() {
-		err := cmd.Wait()
-		p.code, p.sig = exitStatus(cmd.ProcessState, err)
+		procwait.WaitExited(cmd.Process.Pid)
+		if !procwait.Supported {
+			p.reap()
+		}
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// reap collects the shell's exit status; after it the shell's pid, and so
+// its group ID, may be reused, and KillGroup does nothing.
+func (p *Process) reap() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reaped {
+		return
+	}
+	err := p.cmd.Wait()
+	p.code, p.sig = exitStatus(p.cmd.ProcessState, err)
+	p.reaped = true
 }
 
 // Pid is the shell's process ID, which is also its process group ID.
@@ -181,8 +203,14 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // KillGroup sends SIGKILL to the shell's whole process group (EXEC-10,
 // EXEC-11). Processes that left the group by starting sessions of their own
-// are beyond its reach.
+// are beyond its reach. Once Wait has returned the shell is reaped and
+// KillGroup does nothing: its group ID may belong to another group by then.
 func (p *Process) KillGroup() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reaped {
+		return
+	}
 	if err := syscall.Kill(-p.pgid, syscall.SIGKILL); err != nil {
 		p.cmd.Process.Kill()
 	}
@@ -216,6 +244,9 @@ func (p *Process) Wait() (int, syscall.Signal) {
 		// Nothing is written after Wait: let the writer go, so that a
 		// Process kept after its exit (a background entry) holds no output.
 		p.out = nil
+		// Reaped last: a kill during the grace above still reaches what
+		// is left of the group.
+		p.reap()
 	})
 	return p.code, p.sig
 }
