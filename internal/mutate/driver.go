@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
-	"io"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -76,8 +75,10 @@ type Config struct {
 	Timeout time.Duration
 	// Main is the package built into the binary under test.
 	Main string
-	// Progress receives a line per mutant; nil discards them.
-	Progress io.Writer
+	// Triage is the triage list. A survivor it says a scenario kills is
+	// run against that scenario as well as its area, so the claim is
+	// checked even when the scenario belongs to another area.
+	Triage Triage
 }
 
 // Collect returns the mutants of the configured packages: every non-test
@@ -153,6 +154,16 @@ func NewRunner(cfg Config) (*Runner, error) {
 
 // Close removes the runner's temporary files.
 func (r *Runner) Close() error { return os.RemoveAll(r.tmp) }
+
+// Scenarios is the --run regexp of the scenarios run against m: its
+// package's area, and the scenario its triage names, if any.
+func (r *Runner) Scenarios(m Mutant) string {
+	area := Areas[pkgOf(m.File)]
+	if v, ok := r.cfg.Triage[m.ID]; ok && v.Scenario != "" {
+		area = "(" + area + ")|^" + regexp.QuoteMeta(v.Scenario) + "$"
+	}
+	return area
+}
 
 // Baseline builds the unmutated binary and runs each area once: a mutant
 // proves nothing against an area that fails without it. It records each
@@ -246,7 +257,7 @@ func (r *Runner) Run(m Mutant, slot string) Result {
 		res.Status, res.Detail = Uncompilable, firstLine(out)
 		return res
 	}
-	area := Areas[pkgOf(m.File)]
+	area := r.Scenarios(m)
 	start = time.Now()
 	res.Status, res.Killer, _ = r.scenarios(bin, area, dir, r.bound(area))
 	res.Run = time.Since(start)

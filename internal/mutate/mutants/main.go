@@ -84,6 +84,17 @@ func run() int {
 		return 2
 	}
 
+	for id, v := range tri {
+		if v.Scenario == "" {
+			continue
+		}
+		if _, err := os.Stat("testdata/scripts/" + v.Scenario + ".txtar"); err != nil {
+			fmt.Fprintf(os.Stderr, "mutants: %s: %s names scenario %s, which does not exist\n", *triage, id, v.Scenario)
+			return 2
+		}
+	}
+	cfg.Triage = tri
+
 	byPkg, err := mutate.Collect(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
@@ -97,18 +108,21 @@ func run() int {
 			want[id] = true
 		}
 	}
+	missing := map[string]bool{}
+	for id := range want {
+		missing[id] = true
+	}
 	for _, p := range cfg.Packages {
 		for _, m := range byPkg[p] {
 			if len(want) > 0 && !want[m.ID] {
 				continue
 			}
-			delete(want, m.ID)
+			delete(missing, m.ID)
 			ms = append(ms, m)
-			areas[mutate.Areas[p]] = true
 		}
 	}
-	if len(want) > 0 {
-		fmt.Fprintf(os.Stderr, "mutants: -id names no mutant of the selected packages: %v\n", keys(want))
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "mutants: -id names no mutant of the selected packages: %v\n", keys(missing))
 		return 2
 	}
 	if *list {
@@ -124,8 +138,11 @@ func run() int {
 		return 2
 	}
 	defer r.Close()
+	for _, m := range ms {
+		areas[r.Scenarios(m)] = true
+	}
 	start := time.Now()
-	fmt.Fprintf(os.Stderr, "mutants: baseline of %d area(s)...\n", len(areas))
+	fmt.Fprintf(os.Stderr, "mutants: baseline of %d scenario set(s)...\n", len(areas))
 	if err := r.Baseline(keys(areas)); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 2
