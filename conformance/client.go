@@ -31,6 +31,10 @@ type Client struct {
 	mu      sync.Mutex
 	pending map[string]*Pending
 	broken  error // first protocol violation or read failure
+	// shutdownSeen is set by the shutdown response, after which PROTO-9
+	// allows no message: a call's result that comes later means the
+	// implementation answered shutdown before ending its calls.
+	shutdownSeen bool
 	nextID  int
 	exited  chan struct{}
 	waitErr error
@@ -272,6 +276,14 @@ func (c *Client) readLoop(stdout io.Reader) {
 
 func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	c.mu.Lock()
+	if c.shutdownSeen {
+		c.mu.Unlock()
+		c.fail(fmt.Errorf("%w: message after the shutdown response (PROTO-9): %s", ErrBroken, quoteShort(line)))
+		return
+	}
+	if resp.Type == protocol.TypeShutdown {
+		c.shutdownSeen = true
+	}
 	p := c.pending[resp.ID]
 	if p == nil {
 		c.mu.Unlock()
