@@ -25,6 +25,7 @@ import (
 //	await [-within D] NAME                        wait for an async call
 //	abort NAME                                    abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
+//	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
 //	updates                                       print the last call's updates
@@ -254,9 +255,10 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "send")
 	id := fs.String("id", "", "the id the answer carries")
+	dup := fs.Bool("dup", false, "the line reuses the id of a call in flight (PROTO-5)")
 	parseFlags(ts, fs, args)
 	if fs.NArg() != 1 {
-		ts.Fatalf("usage: send [-id ID] LINE")
+		ts.Fatalf("usage: send [-id ID] [-dup] LINE")
 	}
 	line := []byte(fs.Arg(0))
 	want := *id
@@ -268,7 +270,11 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 			want = probe.ID
 		}
 	}
-	p, err := s.ensureClient().SendRaw(line, want)
+	send := s.ensureClient().SendRaw
+	if *dup {
+		send = s.client.SendDuplicate
+	}
+	p, err := send(line, want)
 	s.check(err)
 	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)
