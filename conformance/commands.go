@@ -25,6 +25,7 @@ import (
 //	await [-within D] NAME                        wait for an async call
 //	abort NAME                                    abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
+//	send -pad N LINE                              the line followed by N spaces, to send a long line
 //	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
@@ -256,11 +257,12 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	fs := newFlags(ts, "send")
 	id := fs.String("id", "", "the id the answer carries")
 	dup := fs.Bool("dup", false, "the line reuses the id of a call in flight (PROTO-5)")
+	pad := fs.Int("pad", 0, "append `N` spaces to the line (JSON allows them), to send a long line")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 1 {
-		ts.Fatalf("usage: send [-id ID] [-dup] LINE")
+	if fs.NArg() != 1 || *pad < 0 {
+		ts.Fatalf("usage: send [-id ID] [-dup] [-pad N] LINE")
 	}
-	line := []byte(fs.Arg(0))
+	line := append([]byte(fs.Arg(0)), bytes.Repeat([]byte{' '}, *pad)...)
 	want := *id
 	if want == "" {
 		var probe struct {
