@@ -21,6 +21,7 @@ import (
 //	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
 //	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go)
 //	impl shutdown | close | kill                  stop it three ways
+//	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
 //	abort NAME                                    abort a call (NAME of a call, else a raw id)
@@ -82,7 +83,7 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("impl does not support negation")
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: impl start|shutdown|close|kill")
+		ts.Fatalf("usage: impl start|shutdown|close|kill|status")
 	}
 	bound := s.cfg.bound()
 	switch args[0] {
@@ -111,6 +112,9 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 		s.check(s.ensureClient().CloseStdin(bound))
 	case "kill":
 		s.ensureClient().Kill()
+	case "status":
+		// How the process ended, or "still running", for PROTO-19.
+		fmt.Fprintln(ts.Stdout(), s.ensureClient().exitDescription())
 	default:
 		ts.Fatalf("impl: unknown subcommand %q", args[0])
 	}
