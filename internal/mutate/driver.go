@@ -134,6 +134,7 @@ type Runner struct {
 	cfg  Config
 	tmp  string
 	base map[string]time.Duration // area regexp → unmutated run time
+	stop <-chan struct{}          // closed when RunAll's context is done
 }
 
 // NewRunner makes a Runner with a private temporary directory; Close
@@ -198,7 +199,10 @@ func (r *Runner) bound(area string) time.Duration {
 }
 
 // RunAll runs every mutant, cfg.Jobs at a time, calling done as each ends.
+// When ctx is done, no mutant starts and the scenario runs in flight are
+// killed; their results are not reported.
 func (r *Runner) RunAll(ctx context.Context, ms []Mutant, done func(Result)) {
+	r.stop = ctx.Done()
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for j := 0; j < r.cfg.Jobs; j++ {
@@ -206,7 +210,10 @@ func (r *Runner) RunAll(ctx context.Context, ms []Mutant, done func(Result)) {
 		go func(j int) {
 			defer wg.Done()
 			for i := range work {
-				done(r.Run(ms[i], fmt.Sprintf("m%d", i)))
+				res := r.Run(ms[i], fmt.Sprintf("m%d", i))
+				if ctx.Err() == nil {
+					done(res)
+				}
 			}
 		}(j)
 	}
@@ -306,9 +313,16 @@ func (r *Runner) scenarios(bin, area, dir string, bound time.Duration) (Status, 
 		timedOut = true
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-exited
+	case <-r.stop:
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-exited
 	}
-	// Whatever the run left in its group goes too.
+	// Whatever the run left in its group goes too, and after a kill
+	// whatever it started elsewhere.
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if timedOut || err != nil {
+		killLeftovers(tmp)
+	}
 	killer := ""
 	if m := failLine.FindStringSubmatch(out.String()); m != nil {
 		killer = m[1]

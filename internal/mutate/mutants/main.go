@@ -19,9 +19,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/apexcheck/apexcheck/internal/mutate"
@@ -162,7 +164,10 @@ func run() int {
 		results []mutate.Result
 	)
 	fmt.Fprintf(os.Stderr, "mutants: %d mutant(s), %d job(s)\n", len(ms), cfg.Jobs)
-	r.RunAll(context.Background(), ms, func(res mutate.Result) {
+	// An interrupt stops the run and still removes the temporary files.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r.RunAll(ctx, ms, func(res mutate.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		results = append(results, res)
@@ -179,6 +184,10 @@ func run() int {
 			enc.Encode(res)
 		}
 	})
+	if ctx.Err() != nil {
+		fmt.Fprintf(os.Stderr, "mutants: interrupted after %d of %d mutant(s)\n", len(results), len(ms))
+		return 2
+	}
 	sum := mutate.Summarize(results, tri)
 	fmt.Println()
 	sum.Write(os.Stdout)
