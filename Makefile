@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports
+.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports mutants
 
 all: check
 
@@ -51,6 +51,17 @@ endif
 # never assert on time.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ref/... ./bench/...
+
+# Mutation testing: small automatic mutations of ref/, each run against
+# its package's area of scenarios; prints the kill rate per package and
+# every survivor, and fails on an untriaged survivor or a kill rate below
+# 95% (internal/mutate/triage.txt). Long, so not part of check: the whole
+# set takes hours on 2 cores; sample it, e.g.
+#   make mutants MUTANTS_FLAGS='-pkg ref/call,ref/server -max 50 -jobs 2'
+MUTANTS_FLAGS ?= -jobs 2
+
+mutants:
+	$(GO) run ./internal/mutate/mutants $(MUTANTS_FLAGS)
 
 # A real third party: pi's bash tool (@mariozechner/pi-coding-agent 0.73.1,
 # pinned in adapters/pi/package-lock.json) through adapters/pi. The run must

@@ -32,6 +32,13 @@ type Client struct {
 	mu      sync.Mutex
 	pending map[string]*Pending
 	broken  error // first protocol violation or read failure
+	// shutdownSeen is set by the shutdown response, after which PROTO-9
+	// allows no message: a call's result that comes later means the
+	// implementation answered shutdown before ending its calls.
+	shutdownSeen bool
+	// dups are raw lines sent under the id of a request still in flight
+	// (SendDuplicate): an error answer with that id is theirs.
+	dups    map[string]*Pending
 	nextID  int
 	exited  chan struct{}
 	waitErr error
@@ -284,6 +291,33 @@ func (c *Client) SendRaw(line []byte, id string) (*Pending, error) {
 	return p, nil
 }
 
+// SendDuplicate writes line, a request reusing the id of a request still
+// in flight, and registers a pending response for the error answer PROTO-5
+// requires: an error with that id is matched to it, anything else with that
+// id to the request in flight.
+func (c *Client) SendDuplicate(line []byte, id string) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if c.pending[id] == nil || c.dups[id] != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send duplicate: id %q is not in flight once", id)
+	}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	if c.dups == nil {
+		c.dups = map[string]*Pending{}
+	}
+	c.dups[id] = p
+	c.mu.Unlock()
+	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+		c.fail(fmt.Errorf("%w: write request: %v", ErrBroken, err))
+	}
+	return p, nil
+}
+
 // Await waits at most bound for p's response. Exceeding the bound breaks
 // the client: the implementation is killed (the runner never hangs).
 func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, error) {
@@ -347,6 +381,21 @@ func (c *Client) readLoop(stdout *os.File) {
 
 func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	c.mu.Lock()
+	if c.shutdownSeen {
+		c.mu.Unlock()
+		c.fail(fmt.Errorf("%w: message after the shutdown response (PROTO-9): %s", ErrBroken, quoteShort(line)))
+		return
+	}
+	if resp.Type == protocol.TypeShutdown {
+		c.shutdownSeen = true
+	}
+	if d := c.dups[resp.ID]; d != nil && resp.Type == protocol.TypeError {
+		delete(c.dups, resp.ID)
+		c.mu.Unlock()
+		d.resp = resp
+		close(d.done)
+		return
+	}
 	p := c.pending[resp.ID]
 	if p == nil {
 		c.mu.Unlock()
@@ -389,6 +438,10 @@ func (c *Client) fail(err error) {
 	}
 	pending := c.pending
 	c.pending = map[string]*Pending{}
+	for id, d := range c.dups {
+		pending["dup "+id] = d
+	}
+	c.dups = nil
 	c.mu.Unlock()
 	for _, p := range pending {
 		p.err = err

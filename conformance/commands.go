@@ -21,10 +21,13 @@ import (
 //	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
 //	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go)
 //	impl shutdown | close | kill                  stop it three ways
+//	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
 //	abort NAME                                    abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
+//	send -pad N LINE                              the line followed by N spaces, to send a long line
+//	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
 //	contains STRING                               the last result's text contains STRING (portable.go)
@@ -88,7 +91,7 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("impl does not support negation")
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: impl start|shutdown|close|kill")
+		ts.Fatalf("usage: impl start|shutdown|close|kill|status")
 	}
 	bound := s.cfg.bound()
 	switch args[0] {
@@ -117,6 +120,9 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 		s.check(s.ensureClient().CloseStdin(bound))
 	case "kill":
 		s.ensureClient().Kill()
+	case "status":
+		// How the process ended, or "still running", for PROTO-19.
+		fmt.Fprintln(ts.Stdout(), s.ensureClient().exitDescription())
 	default:
 		ts.Fatalf("impl: unknown subcommand %q", args[0])
 	}
@@ -262,11 +268,13 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "send")
 	id := fs.String("id", "", "the id the answer carries")
+	dup := fs.Bool("dup", false, "the line reuses the id of a call in flight (PROTO-5)")
+	pad := fs.Int("pad", 0, "append `N` spaces to the line (JSON allows them), to send a long line")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 1 {
-		ts.Fatalf("usage: send [-id ID] LINE")
+	if fs.NArg() != 1 || *pad < 0 {
+		ts.Fatalf("usage: send [-id ID] [-dup] [-pad N] LINE")
 	}
-	line := []byte(fs.Arg(0))
+	line := append([]byte(fs.Arg(0)), bytes.Repeat([]byte{' '}, *pad)...)
 	want := *id
 	if want == "" {
 		var probe struct {
@@ -276,7 +284,11 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 			want = probe.ID
 		}
 	}
-	p, err := s.ensureClient().SendRaw(line, want)
+	send := s.ensureClient().SendRaw
+	if *dup {
+		send = s.client.SendDuplicate
+	}
+	p, err := send(line, want)
 	s.check(err)
 	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)

@@ -1,0 +1,40 @@
+package mutate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// killLeftovers kills every process whose environment has TMPDIR under
+// dir. A mutant's scenario run gets its own TMPDIR, which the runner and
+// everything it starts inherit (or extend, as $WORK/.tmp), so this finds
+// what a run killed mid-way could not clean up itself (implementations in
+// process groups of their own, commands detached from them), and nothing
+// else. Without /proc it does nothing.
+func killLeftovers(dir string) {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	want := []byte("TMPDIR=" + dir)
+	self := os.Getpid()
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if bytes.HasPrefix(kv, want) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+		}
+	}
+}
