@@ -19,6 +19,7 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge"
 	"github.com/apexcheck/apexcheck/internal/version"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -45,6 +46,7 @@ const usage = `usage: apexcheck [flags]              run the suite against an im
        apexcheck explain CLAUSE       print a clause and the scenarios that prove it
        apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
        apexcheck serve                serve the reference implementation on stdin/stdout
+       apexcheck mcp-bridge --mapping M -- CMD   serve the protocol with an MCP server's shell tool (--mcp runs it)
        apexcheck version              print the kit version and suite digest
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
@@ -63,6 +65,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cmdExplain(args[1:], stdout, stderr)
 		case "validate":
 			return cmdValidate(args[1:], stdout, stderr)
+		case mcpbridge.Arg:
+			return mcpbridge.Main(args[1:], apexcheck.MCPMappings, os.Stdin, stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "usage: apexcheck version")
@@ -84,11 +88,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 type implFlags struct {
 	impl  string
 	bound time.Duration
+	mcp   mcpFlags
 }
 
 func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.impl, "impl", "", "implementation command line `CMD ARGS` (default: this binary's reference, `apexcheck serve`); relative paths in it are made absolute")
 	fs.DurationVar(&f.bound, "bound", conformance.DefaultBound, "bound on every wait for the implementation")
+	f.mcp.register(fs)
 }
 
 // command resolves --impl into an argument vector. The implementation
@@ -102,6 +108,10 @@ func (f *implFlags) command() ([]string, string, error) {
 	if f.bound <= 0 {
 		return nil, "", errors.New("--bound must be positive")
 	}
+	if f.mcp.server != "" {
+		argv, err := f.mcp.command(self, f.impl)
+		return argv, self, err
+	}
 	if f.impl == "" {
 		return []string{self, "serve"}, self, nil
 	}
@@ -112,6 +122,12 @@ func (f *implFlags) command() ([]string, string, error) {
 	if len(words) == 0 {
 		return nil, "", errors.New("--impl is empty")
 	}
+	absPaths(words)
+	return words, self, nil
+}
+
+// absPaths makes absolute each word naming an existing relative path.
+func absPaths(words []string) {
 	for i, w := range words {
 		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
 			if _, err := os.Stat(w); err == nil {
@@ -121,7 +137,6 @@ func (f *implFlags) command() ([]string, string, error) {
 			}
 		}
 	}
-	return words, self, nil
 }
 
 // runFlags are the flags of a run.
@@ -336,7 +351,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
-		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
+		Capabilities: sortedKeys(cfg.Capabilities), Command: f.commandLine(), ScriptDir: "testdata/scripts",
 		Started: start, Duration: time.Since(start), Results: results, Ledger: ledger}
 
 	code := ExitConformant
