@@ -23,7 +23,10 @@ import (
 // but never deny it. An expectation ledger never turns a failure into a
 // pass here.
 type Certificate struct {
-	Certified      bool                    `json:"certified"`
+	Certified bool `json:"certified"`
+	// Profile is the profile certified: the certificate speaks for its
+	// clauses and scenarios only.
+	Profile        Profile                 `json:"profile"`
 	Implementation protocol.Implementation `json:"implementation"`
 	Capabilities   []string                `json:"capabilities"`
 	Kit            string                  `json:"kit"`
@@ -63,17 +66,21 @@ func MustClauses(clauses []Clause) map[string]bool {
 	return must
 }
 
-// Certify decides certification for a run of the whole suite. suite is
-// every scenario of the suite, so that one missing from results (not run)
-// is noticed; clauses is the spec. A MUST clause is verified when every
-// scenario citing it passed.
+// Certify decides certification for a run of the whole suite under the
+// report's profile. suite is every scenario of the suite, so that one of
+// the profile missing from results (not run) is noticed; clauses is the
+// spec. Only the profile's scenarios and clauses count: under Core, the
+// core scenarios and the core MUST clauses. A MUST clause is verified
+// when every scenario citing it passed.
 func Certify(rep *Report, suite []Scenario, clauses []Clause, date time.Time) Certificate {
-	must := MustClauses(clauses)
+	profile := rep.Profile.OrDefault()
+	suite = profile.Scenarios(suite)
+	must := MustClauses(profile.Clauses(clauses))
 	caps := rep.Capabilities
 	if caps == nil {
 		caps = []string{}
 	}
-	c := Certificate{Implementation: rep.Implementation, Capabilities: caps, Kit: rep.Kit,
+	c := Certificate{Profile: profile, Implementation: rep.Implementation, Capabilities: caps, Kit: rep.Kit,
 		Suite: rep.Suite, Date: date.UTC().Truncate(time.Second)}
 	declared := map[string]bool{}
 	for _, c := range rep.Capabilities {
@@ -157,6 +164,7 @@ func (c Certificate) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "capabilities    %s\n", strings.Join(c.Capabilities, " "))
 	fmt.Fprintf(&b, "kit             apexcheck %s\n", c.Kit)
 	fmt.Fprintf(&b, "suite           %s\n", c.Suite)
+	fmt.Fprintf(&b, "profile         %s\n", c.Profile.OrDefault())
 	fmt.Fprintf(&b, "date            %s\n", c.Date.Format(time.RFC3339))
 	fmt.Fprintf(&b, "scenarios       %d passed, %d failed, %d errored, %d skipped of %d\n",
 		c.Totals.Passed, c.Totals.Failed, c.Totals.Errored, c.Totals.Skipped, c.Totals.Total)

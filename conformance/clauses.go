@@ -23,12 +23,17 @@ type Clause struct {
 	Text string
 	// File is the spec file that holds it.
 	File string
+	// Core marks a clause of the core profile (see Profile): its header
+	// says `core` between the level and the provenance.
+	Core bool
 }
 
-// clausePattern matches a clause paragraph, its lines joined by spaces:
+// clausePattern matches a clause paragraph, its lines joined by spaces,
+// with the core marker optional:
 //
 //	**EXEC-7** (MUST; seed bash.ts resolveTimeoutMs) Text…
-var clausePattern = regexp.MustCompile(`^\*\*([A-Z]+-[0-9]+)\*\* \((MUST|SHOULD|MAY)(?:; ([^)]*))?\)\s*(.*)$`)
+//	**EXEC-5** (MUST; core; seed bash.ts spawn with stdin "ignore") Text…
+var clausePattern = regexp.MustCompile(`^\*\*([A-Z]+-[0-9]+)\*\* \((MUST|SHOULD|MAY)(; core)?(?:; ([^)]*))?\)\s*(.*)$`)
 
 // clauseStart marks a paragraph that means to be a clause.
 var clauseStart = regexp.MustCompile(`^\*\*[A-Z]+-[0-9]+\*\*`)
@@ -75,10 +80,16 @@ func parseClauses(file string, data []byte) ([]Clause, error) {
 		if m == nil {
 			return nil, fmt.Errorf("spec/%s: malformed clause header: %.80s", file, para)
 		}
-		if m[3] == "" {
+		prov := strings.TrimSpace(m[4])
+		if prov == "" {
 			return nil, fmt.Errorf("spec/%s: clause %s has no provenance", file, m[1])
 		}
-		out = append(out, Clause{ID: m[1], Level: m[2], Provenance: strings.TrimSpace(m[3]), Text: strings.TrimSpace(m[4]), File: file})
+		if first, _, _ := strings.Cut(prov, ";"); strings.TrimSpace(first) == "core" || strings.HasPrefix(first, "core ") {
+			// "core" anywhere but right after the level is a marker the
+			// parser would otherwise read as provenance.
+			return nil, fmt.Errorf("spec/%s: clause %s: the core marker must come right after the level, once: (LEVEL; core; PROVENANCE)", file, m[1])
+		}
+		out = append(out, Clause{ID: m[1], Level: m[2], Provenance: prov, Text: strings.TrimSpace(m[5]), File: file, Core: m[3] != ""})
 	}
 	return out, nil
 }

@@ -27,6 +27,8 @@ import (
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
+//	contains STRING                               the last result's text contains STRING (portable.go)
+//	textsize [-max N] [-min N]                    the last result's text is within N bytes (portable.go)
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
 //	permission [-rules F] JSON                    print every permission function's answer
@@ -48,6 +50,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"send":         cmdSend,
 		"field":        cmdField,
 		"text":         cmdText,
+		"contains":     cmdContains,
+		"textsize":     cmdTextsize,
 		"updates":      cmdUpdates,
 		"render":       cmdRender,
 		"permission":   cmdPermission,

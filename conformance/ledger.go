@@ -23,6 +23,7 @@ import (
 //	{
 //	  "suite": "sha256:…",            // SuiteDigest the ledger was reviewed against
 //	  "kit": "0.1.0",                 // or/and the kit version
+//	  "profile": "core",              // the profile it was reviewed under; absent: apex
 //	  "implementation": "pi-coding-agent 0.73.1",
 //	  "expected": [
 //	    {"scenario": "exec_login_shell", "outcome": "failed", "clause": "EXEC-1",
@@ -36,6 +37,12 @@ type Ledger struct {
 	// Suite is set it decides; else Kit does. One of them is required.
 	Suite string `json:"suite,omitempty"`
 	Kit   string `json:"kit,omitempty"`
+	// Profile is the profile the ledger was reviewed under; empty means
+	// Apex. A ledger is checked only under its own profile: the same
+	// implementation fails different scenarios under each, and a
+	// ledger's entries outside the run's profile would be reported as not
+	// run rather than as a mistake.
+	Profile Profile `json:"profile,omitempty"`
 	// Implementation names what the ledger describes (informational).
 	Implementation string        `json:"implementation,omitempty"`
 	Expected       []Expectation `json:"expected"`
@@ -87,6 +94,9 @@ func ParseLedger(data []byte) (*Ledger, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrLedger, err)
+	}
+	if _, err := ParseProfile(string(l.Profile)); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrLedger, err)
 	}
 	if l.Suite == "" && l.Kit == "" {
@@ -144,6 +154,29 @@ func (l *Ledger) CheckSuite(suite, kit string, scenarios []Scenario, clauses []C
 		}
 		if !defined[e.Clause] {
 			return fmt.Errorf("%w: %s: %s: the spec defines no clause %s", ErrLedger, name, e.Scenario, e.Clause)
+		}
+	}
+	return nil
+}
+
+// CheckProfile refuses a ledger reviewed under another profile than the
+// run's, and an entry naming a scenario outside the ledger's profile.
+func (l *Ledger) CheckProfile(p Profile, scenarios []Scenario) error {
+	name := l.Path
+	if name == "" {
+		name = "ledger"
+	}
+	if got, want := l.Profile.OrDefault(), p.OrDefault(); got != want {
+		return fmt.Errorf("%w: %s is for profile %s, but this run is profile %s: use a ledger reviewed under %s (--write-expect drafts one)",
+			ErrLedger, name, got, want, want)
+	}
+	in := map[string]bool{}
+	for _, s := range p.Scenarios(scenarios) {
+		in[s.Name] = true
+	}
+	for _, e := range l.Expected {
+		if !in[e.Scenario] {
+			return fmt.Errorf("%w: %s: %s is not a scenario of profile %s", ErrLedger, name, e.Scenario, p.OrDefault())
 		}
 	}
 	return nil
@@ -245,13 +278,17 @@ func (l *Ledger) Evaluate(results []Result) Verdict {
 }
 
 // DraftLedger writes a ledger listing every result that failed or errored,
-// pinned to suite, for a person to review. Entries keep the clause and
+// pinned to suite and to profile (omitted when it is Apex, the default),
+// for a person to review. Entries keep the clause and
 // reason of the previous ledger (which may be nil) where it lists the same
 // scenario (and an entry that accepts either failed or errored keeps doing
 // so, and a flaky entry stays even when it passed); new entries get the scenario's first cited clause and a reason
 // starting "TODO", which a reviewer replaces after reading the failure.
-func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, implementation string) error {
+func DraftLedger(w io.Writer, results []Result, previous *Ledger, suite, kit, implementation string, profile Profile) error {
 	l := Ledger{Suite: suite, Kit: kit, Implementation: implementation, Expected: []Expectation{}}
+	if profile.OrDefault() != Apex {
+		l.Profile = profile
+	}
 	for _, r := range results {
 		old := previous.Lookup(r.Scenario.Name)
 		bad := r.Outcome == Failed || r.Outcome == Errored

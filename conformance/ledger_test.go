@@ -126,7 +126,7 @@ func TestDraftLedger(t *testing.T) {
 		{Scenario: "call_a", Clause: "CALL-1", Reason: "races", Flaky: true},
 	}}
 	var buf bytes.Buffer
-	if err := DraftLedger(&buf, sample().Results, prev, "sha256:new", "2", "impl 1.2"); err != nil {
+	if err := DraftLedger(&buf, sample().Results, prev, "sha256:new", "2", "impl 1.2", Apex); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ParseLedger(buf.Bytes())
@@ -146,7 +146,7 @@ func TestDraftLedger(t *testing.T) {
 		t.Errorf("a flaky entry that passed this time was dropped: %+v", e)
 	}
 	buf.Reset()
-	if err := DraftLedger(&buf, sample().Results, nil, "sha256:new", "2", "impl 1.2"); err != nil {
+	if err := DraftLedger(&buf, sample().Results, nil, "sha256:new", "2", "impl 1.2", Apex); err != nil {
 		t.Fatal(err)
 	}
 	l, _ = ParseLedger(buf.Bytes())

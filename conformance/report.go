@@ -22,6 +22,8 @@ type Report struct {
 	// (SuiteDigest).
 	Kit   string
 	Suite string
+	// Profile is the profile the run certifies (empty: Apex).
+	Profile Profile
 	// Implementation and Capabilities are what the handshake declared.
 	Implementation protocol.Implementation
 	Capabilities   []string
@@ -212,6 +214,9 @@ func (rep *Report) ScenarioFile(s Scenario) string {
 func (rep *Report) Reproduce(s Scenario) string {
 	var b strings.Builder
 	b.WriteString("apexcheck")
+	if p := rep.Profile.OrDefault(); p != Apex {
+		b.WriteString(" --profile " + string(p))
+	}
 	if rep.Command != "" {
 		b.WriteString(" --impl " + ShellQuote(rep.Command))
 	}

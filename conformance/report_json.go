@@ -18,6 +18,7 @@ type (
 		Type           string                  `json:"type"` // "header"
 		Kit            string                  `json:"kit"`
 		Suite          string                  `json:"suite"`
+		Profile        Profile                 `json:"profile"`
 		Implementation protocol.Implementation `json:"implementation"`
 		Capabilities   []string                `json:"capabilities"`
 		Command        string                  `json:"command,omitempty"`
@@ -73,7 +74,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 	if caps == nil {
 		caps = []string{}
 	}
-	h := jsonHeader{Type: "header", Kit: rep.Kit, Suite: rep.Suite, Implementation: rep.Implementation,
+	h := jsonHeader{Type: "header", Kit: rep.Kit, Suite: rep.Suite, Profile: rep.Profile.OrDefault(), Implementation: rep.Implementation,
 		Capabilities: caps, Command: rep.Command, Started: rep.Started.UTC().Format(time.RFC3339)}
 	if rep.Ledger != nil {
 		h.Ledger = rep.Ledger.Path

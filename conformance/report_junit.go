@@ -66,7 +66,7 @@ func seconds(d interface{ Seconds() float64 }) string { return fmt.Sprintf("%.3f
 func (rep *Report) WriteJUnit(w io.Writer) error {
 	impl := strings.TrimSpace(rep.Implementation.Name + " " + rep.Implementation.Version)
 	props := []junitProperty{
-		{"kit", rep.Kit}, {"suite", rep.Suite}, {"implementation", impl},
+		{"kit", rep.Kit}, {"suite", rep.Suite}, {"profile", string(rep.Profile.OrDefault())}, {"implementation", impl},
 		{"capabilities", strings.Join(rep.Capabilities, " ")},
 	}
 	if rep.Command != "" {
@@ -75,7 +75,7 @@ func (rep *Report) WriteJUnit(w io.Writer) error {
 	if rep.Ledger != nil {
 		props = append(props, junitProperty{"ledger", rep.Ledger.Path})
 	}
-	root := junitSuites{Name: "apexcheck " + impl, Time: seconds(rep.Duration)}
+	root := junitSuites{Name: "apexcheck " + impl + " (profile " + string(rep.Profile.OrDefault()) + ")", Time: seconds(rep.Duration)}
 	byArea := map[string]int{}
 	for _, r := range rep.Results {
 		i, ok := byArea[r.Scenario.Area]

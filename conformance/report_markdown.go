@@ -14,7 +14,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	b := &strings.Builder{}
 	t := Count(rep.Results)
 	impl := strings.TrimSpace(rep.Implementation.Name + " " + rep.Implementation.Version)
-	fmt.Fprintf(b, "## apexcheck %s: %s\n\n", rep.Kit, impl)
+	fmt.Fprintf(b, "## apexcheck %s: %s (profile %s)\n\n", rep.Kit, impl, rep.Profile.OrDefault())
 	fmt.Fprintf(b, "**%d passed, %d failed, %d errored, %d skipped** of %d scenarios", t.Passed, t.Failed, t.Errored, t.Skipped, t.Total())
 	if t.Ran() > 0 {
 		fmt.Fprintf(b, " (%d%% of the %d that ran passed; skips are not passes)", t.PassPercent(), t.Ran())

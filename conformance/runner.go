@@ -38,6 +38,9 @@ type Config struct {
 	Dir     string
 	// Run selects scenarios by name; nil runs all.
 	Run *regexp.Regexp
+	// Profile selects the scenarios of one profile; empty is Apex, every
+	// scenario.
+	Profile Profile
 	// Select, when set, further selects scenarios (for example a shard of
 	// the suite, see Shard); nil selects all that Run selects.
 	Select func(Scenario) bool

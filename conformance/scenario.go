@@ -20,9 +20,12 @@ import (
 //	# A call with both command and handle is rejected and runs nothing.
 //	# clauses: CALL-5 CALL-10
 //	# requires: background
+//	# profile: core
 //
 // The first line says what it proves; "clauses:" names the clause IDs it
-// proves; "requires:" names capabilities without which it is skipped.
+// proves; "requires:" names capabilities without which it is skipped;
+// "profile:" names the profiles beyond the default apex it belongs to
+// (only core exists: see Profile).
 type Scenario struct {
 	// Name is the file name without .txtar: the scenario's stable identity.
 	Name string
@@ -31,6 +34,9 @@ type Scenario struct {
 	Summary  string
 	Clauses  []string
 	Requires []string
+	// Profiles are the profiles the header names (core); every scenario is
+	// in the apex profile besides.
+	Profiles []Profile
 	// Area is the part of the name before the first underscore.
 	Area string
 }
@@ -89,6 +95,14 @@ func ParseScenario(p string, data []byte) (Scenario, error) {
 			}
 		case strings.HasPrefix(text, "requires:"):
 			s.Requires = append(s.Requires, strings.Fields(strings.TrimPrefix(text, "requires:"))...)
+		case strings.HasPrefix(text, "profile:"):
+			for _, name := range strings.Fields(strings.TrimPrefix(text, "profile:")) {
+				// Apex holds every scenario, so only core can be named.
+				if Profile(name) != Core {
+					return s, fmt.Errorf("%s: profile %q: the only profile a scenario names is core (every scenario is in apex)", p, name)
+				}
+				s.Profiles = append(s.Profiles, Core)
+			}
 		case s.Summary == "":
 			s.Summary = text
 		}

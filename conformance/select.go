@@ -12,11 +12,14 @@ func (cfg *Config) selects(s Scenario) bool {
 	if cfg.Run != nil && !cfg.Run.MatchString(s.Name) {
 		return false
 	}
+	if !cfg.Profile.HasScenario(s) {
+		return false
+	}
 	return cfg.Select == nil || cfg.Select(s)
 }
 
 // Selected returns the scenarios a run with cfg would run or skip, sorted
-// by name: those Run and Select choose. Reporters use it to know the total
+// by name: those of the profile that Run and Select choose. Reporters use it to know the total
 // before the first result arrives.
 func (cfg Config) Selected() ([]Scenario, error) {
 	all, err := LoadScenarios(cfg.Scripts, cfg.Dir)

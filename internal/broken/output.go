@@ -42,7 +42,7 @@ func init() {
 	})
 	Register("holds-whole-output", Variant{
 		Defect:    "keeps the whole output stream in memory until the command ends (OUT-25)",
-		Scenarios: `^output_memory$`,
+		Scenarios: `^output_(core_)?memory$`,
 		Serve: withOutput(func(o output.Options) tool.Output {
 			return &hoarder{Output: output.NewAccumulator(o)}
 		}),

@@ -158,12 +158,14 @@ type runFlags struct {
 	maxFail     int
 	shard       string
 	progress    string
+	profile     string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.implFlags.register(fs)
 	fs.StringVar(&f.run, "run", "", "run only scenarios whose name matches `REGEXP`")
 	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the suite (stable by scenario name), for CI matrices")
+	fs.StringVar(&f.profile, "profile", "apex", "certify profile `NAME`: apex (the whole apex-code contract) or core (portable behaviour, any wording); see spec/README.md")
 	fs.IntVar(&f.parallel, "parallel", 0, "scenarios run at once (default 2×cores)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting scenarios after the first failure (same as --max-fail 1)")
 	fs.IntVar(&f.maxFail, "max-fail", 0, "stop starting scenarios after `N` failures; the rest are reported skipped")
@@ -250,8 +252,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(fs, stderr, err)
 	}
+	profile, err := conformance.ParseProfile(f.profile)
+	if err != nil {
+		return usageError(fs, stderr, fmt.Errorf("--profile: %w", err))
+	}
 	cfg := conformance.Config{Impl: argv, Scripts: suite.Scripts, Dir: ".", Parallel: f.parallel,
-		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
+		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail, Profile: profile}
 	if f.failFast {
 		cfg.MaxFail = 1
 	}
@@ -290,6 +296,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
 			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
+			if err == nil {
+				err = ledger.CheckProfile(profile, all)
+			}
 		}
 		switch {
 		case err != nil && previous != nil && f.writeExpect != "":
@@ -328,7 +337,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	impl := *hello.Hello.Implementation
 	cfg.Capabilities = hello.Capabilities()
-	fmt.Fprintf(stdout, "apexcheck %s (suite %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), impl.Name, impl.Version, impl.Language)
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s, profile %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), profile, impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
 	if ledger != nil {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", ledger.Path, len(ledger.Expected))
@@ -350,7 +359,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Implementation: impl,
+	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
 		Capabilities: sortedKeys(cfg.Capabilities), Command: f.commandLine(), ScriptDir: "testdata/scripts",
 		Started: start, Duration: time.Since(start), Results: results, Ledger: ledger}
 
@@ -369,7 +378,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version)
+			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			code = ExitUsage
@@ -525,11 +534,16 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("apexcheck list", stderr)
 	run := fs.String("run", "", "list only scenarios whose name matches `REGEXP`")
 	shard := fs.String("shard", "", "list only shard `i/n` of the suite")
+	profileName := fs.String("profile", "apex", "list only the scenarios of profile `NAME` (apex: all; core)")
 	verbose := fs.Bool("v", false, "also print each scenario's summary")
 	if code, done := parse(fs, args, stderr); done {
 		return code
 	}
-	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
+	profile, err := conformance.ParseProfile(*profileName)
+	if err != nil {
+		return usageError(fs, stderr, fmt.Errorf("--profile: %w", err))
+	}
+	cfg := conformance.Config{Scripts: suite.Scripts, Dir: ".", Profile: profile}
 	if *run != "" {
 		var err error
 		if cfg.Run, err = regexp.Compile(*run); err != nil {
@@ -554,7 +568,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		if len(s.Requires) > 0 {
 			req = strings.Join(s.Requires, ",")
 		}
-		fmt.Fprintf(stdout, "%-44s %-28s %s\n", s.Name, strings.Join(s.Clauses, ","), req)
+		fmt.Fprintf(stdout, "%-44s %-28s %s%s\n", s.Name, strings.Join(s.Clauses, ","), req, coreNote(s))
 		if *verbose {
 			fmt.Fprintf(stdout, "    %s\n", s.Summary)
 		}
@@ -577,13 +591,13 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if c.ID != id {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s (%s; %s) spec/%s\n%s\n\nscenarios:\n", c.ID, c.Level, c.Provenance, c.File, c.Text)
+		fmt.Fprintf(stdout, "%s (%s%s; %s) spec/%s\n%s\n\nscenarios:\n", c.ID, c.Level, coreMarker(c), c.Provenance, c.File, c.Text)
 		scenarios, _ := conformance.LoadScenarios(suite.Scripts, ".")
 		n := 0
 		for _, s := range scenarios {
 			for _, sc := range s.Clauses {
 				if sc == id {
-					fmt.Fprintf(stdout, "  testdata/scripts/%s.txtar  %s\n", s.Name, s.Summary)
+					fmt.Fprintf(stdout, "  testdata/scripts/%s.txtar  %s%s\n", s.Name, s.Summary, coreNote(s))
 					n++
 				}
 			}
