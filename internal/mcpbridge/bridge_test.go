@@ -207,6 +207,12 @@ func TestBridgeCalls(t *testing.T) {
 			Text:    `{"got":{"cmd":"ls","dir":"/work/dir","limit_ms":"5"},"status":7}`,
 			Details: &protocol.Details{Execution: &protocol.Execution{Cwd: "/work/dir", ExitCode: intp(7)}}},
 	}, {
+		name: "a null timeout passes unchanged",
+		args: `{"command":"ls","timeout":null}`,
+		want: protocol.Result{IsError: true,
+			Text:    `{"got":{"cmd":"ls","dir":"/work/dir","limit_ms":null},"status":7}`,
+			Details: &protocol.Details{Execution: &protocol.Execution{Cwd: "/work/dir", ExitCode: intp(7)}}},
+	}, {
 		name: "a cwd member in the arguments wins",
 		args: `{"command":"ls","dir":"/else"}`,
 		want: protocol.Result{IsError: true,

@@ -53,14 +53,21 @@ func (m *Mapping) toolArguments(raw json.RawMessage, cwd string) (json.RawMessag
 }
 
 // scaleTimeout converts a timeout in seconds to unit. A value that is not
-// a finite number passes through unchanged for the tool to judge; a scaled
-// value is rounded to whole units, since tools take integers.
+// a JSON number (null among them) or does not fit a float64 passes through
+// unchanged for the tool to judge; a scaled value is rounded to whole
+// units, since tools take integers.
 func scaleTimeout(v json.RawMessage, unit string) json.RawMessage {
 	if unit == "s" {
 		return v
 	}
-	var f float64
-	if json.Unmarshal(v, &f) != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+	// json.Number alone would also take a string holding a number.
+	v = bytes.TrimSpace(v)
+	var num json.Number
+	if len(v) == 0 || !strings.ContainsRune("-0123456789", rune(v[0])) || json.Unmarshal(v, &num) != nil {
+		return v
+	}
+	f, err := num.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return v
 	}
 	b, _ := json.Marshal(math.Round(f * 1000))
