@@ -142,13 +142,17 @@ function execution(call) {
 	return e;
 }
 
-// modelText is what the model receives: the function response's output,
-// or its error.
+// modelText is what the model receives: the function response Gemini
+// builds, {output} or {error}, as its one string; a response carrying both
+// (a cancelled call keeps its output beside the error, createCancelledResult
+// in scheduler/tool-executor.js) or neither is given as the JSON object the
+// model receives, so nothing is dropped or invented.
 function modelText(completed) {
 	const response = completed?.response?.responseParts?.[0]?.functionResponse?.response ?? {};
-	if (typeof response.error === "string") return { isError: true, text: response.error };
-	if (typeof response.output === "string") return { isError: false, text: response.output };
-	return { isError: completed?.status !== "success", text: JSON.stringify(response) };
+	const keys = Object.keys(response);
+	if (keys.length === 1 && typeof response.error === "string") return { isError: true, text: response.error };
+	if (keys.length === 1 && typeof response.output === "string") return { isError: false, text: response.output };
+	return { isError: typeof response.error === "string" || completed?.status !== "success", text: JSON.stringify(response) };
 }
 
 async function serveCall(req) {

@@ -95,7 +95,9 @@ try {
 			call.spawned = { executable: file, argv: Array.isArray(args) ? [...args] : [], cwd: options?.cwd };
 			proc.onExit(({ exitCode, signal }) => {
 				call.exited = true;
-				call.exitCode = exitCode;
+				// node-pty reports a shell killed by a signal as exit code 0
+				// with the signal: such a shell has no exit status.
+				call.exitCode = signal ? null : exitCode;
 				if (signal) call.spawned.signal = signalName(signal);
 			});
 		}
