@@ -98,7 +98,7 @@ GEMINI_IMPL := --impl 'node $(CURDIR)/adapters/gemini/adapter.mjs'
 QWEN_IMPL   := --impl 'node $(CURDIR)/adapters/qwen/adapter.mjs'
 CODEX_IMPL  := --mcp 'node $(CURDIR)/adapters/codex/node_modules/@openai/codex-shell-tool-mcp/bin/mcp-server.js' --mcp-mapping codex
 
-.PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers
+.PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers third-party-reports
 
 # tp_setup NAME PACKAGE: skip without node and npm, install the pinned
 # packages when missing, and build the kit once (go run would rebuild it
@@ -165,3 +165,10 @@ third-party-ledgers:
 	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core)
 	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core)
 	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl '$(PI_IMPL)',core)
+
+# Check in the reports of the last certify-third-parties run as
+# docs/reports/NAME-PROFILE.jsonl, which the results matrix reads.
+third-party-reports:
+	@mkdir -p docs/reports; for f in out/*/*/report.jsonl; do \
+		[ -f "$$f" ] || continue; n=$$(echo $$f | cut -d/ -f2); p=$$(echo $$f | cut -d/ -f3); \
+		cp $$f docs/reports/$$n-$$p.jsonl; echo "docs/reports/$$n-$$p.jsonl"; done
