@@ -100,6 +100,15 @@ CODEX_IMPL  := --mcp 'node $(CURDIR)/adapters/codex/node_modules/@openai/codex-s
 
 .PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers third-party-reports
 
+# How each third party's pinned packages are installed. Qwen Code's
+# lockfile cannot be installed by npm ci: its optional dependency
+# @teddyzhu/clipboard names platform packages that npm leaves out of the
+# lockfile, and npm ci then refuses the lockfile as out of sync. npm install
+# --no-save installs the same locked versions (checked by their integrity
+# hashes) without rewriting the lockfile.
+NPM_CI           := npm ci --ignore-scripts --no-audit --no-fund
+NPM_INSTALL_qwen := npm install --no-save --ignore-scripts --no-audit --no-fund
+
 # tp_setup NAME PACKAGE: skip without node and npm, install the pinned
 # packages when missing, and build the kit once (go run would rebuild it
 # for every profile).
@@ -108,7 +117,7 @@ define tp_setup
 		echo "$@: skipped: node and npm are needed to run $(1)'s shell tool (https://nodejs.org)"; exit 0; fi; \
 	set -e; \
 	if [ ! -d adapters/$(1)/node_modules/$(2) ]; then \
-		(cd adapters/$(1) && npm ci --ignore-scripts --no-audit --no-fund); fi; \
+		(cd adapters/$(1) && $(or $(NPM_INSTALL_$(1)),$(NPM_CI))); fi; \
 	$(GO) build -o $(TP_KIT) ./cmd/apexcheck;
 endef
 
