@@ -10,27 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apexcheck/apexcheck/internal/mcpbridge/mcpfake"
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestMain(m *testing.M) {
-	if log := os.Getenv(fakeServerEnv); log != "" {
-		os.Exit(fakeServer(log))
+	if len(os.Args) > 2 && os.Args[1] == mcpfake.Arg {
+		os.Exit(mcpfake.Main(os.Args[2]))
 	}
 	os.Exit(m.Run())
 }
 
 // fakeMapping maps the kit's calls onto the fake server's run tool.
-const fakeMapping = `{
-  "implementation": {"name": "fake-shell", "language": "go"},
-  "protocolVersion": "2025-06-18",
-  "tool": "run",
-  "arguments": {"command": "cmd", "timeout": {"name": "limit_ms", "unit": "ms"}, "cwd": "dir"},
-  "setup": [{"method": "x/setup", "params": {"root": "${cwd}", "mode": "open"}}],
-  "result": {"text": "content", "exitCode": "status", "rpcError": "error-result"},
-  "capabilities": ["abort"]
-}`
+const fakeMapping = mcpfake.Mapping
 
 // session is a bridge to the fake server, driven over the kit's protocol.
 type session struct {
@@ -49,10 +42,9 @@ func startSession(t *testing.T, mapping string) *session {
 		t.Fatal(err)
 	}
 	log := filepath.Join(t.TempDir(), "server.log")
-	t.Setenv(fakeServerEnv, log)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := Start(ctx, m, []string{os.Args[0]}, os.Stderr)
+	b, err := Start(ctx, m, []string{os.Args[0], mcpfake.Arg, log}, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

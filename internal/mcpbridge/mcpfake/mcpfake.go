@@ -1,4 +1,9 @@
-package mcpbridge
+// Package mcpfake is a tiny MCP server on stdio for tests of the MCP
+// bridge: written against the wire, not the SDK, so a test controls every
+// byte the bridge sees. A test binary becomes it when its first argument
+// is Arg (an argument, not the environment, since the runner gives an
+// implementation a scenario's environment).
+package mcpfake
 
 import (
 	"bufio"
@@ -8,12 +13,23 @@ import (
 	"sync"
 )
 
-// fakeServerEnv makes the test binary a tiny MCP server on stdio (see
-// fakeServer); its value is the file the server logs what it received to.
-const fakeServerEnv = "APEXCHECK_FAKE_MCP_LOG"
+// Arg, as a test binary's first argument, makes it the fake server (see
+// Main); the second argument is the file the server logs what it received
+// to.
+const Arg = "fake-mcp-server"
 
-// fakeServer is a minimal MCP server written against the wire, not the
-// SDK, so that the test controls every byte the bridge sees. Its one tool,
+// Mapping maps the kit's calls onto the fake server's run tool.
+const Mapping = `{
+  "implementation": {"name": "fake-shell", "language": "go"},
+  "protocolVersion": "2025-06-18",
+  "tool": "run",
+  "arguments": {"command": "cmd", "timeout": {"name": "limit_ms", "unit": "ms"}, "cwd": "dir"},
+  "setup": [{"method": "x/setup", "params": {"root": "${cwd}", "mode": "open"}}],
+  "result": {"text": "content", "exitCode": "status", "rpcError": "error-result"},
+  "capabilities": ["abort"]
+}`
+
+// Main serves the fake MCP server on stdin and stdout. Its one tool,
 // run, answers by the command it is given:
 //
 //	"fail"   a JSON-RPC error -32603 "boom"
@@ -23,7 +39,7 @@ const fakeServerEnv = "APEXCHECK_FAKE_MCP_LOG"
 // Arguments that are not an object get the error -32602 a typed server
 // gives. It logs every method it receives, in order, with the params of
 // the setup request x/setup.
-func fakeServer(logFile string) int {
+func Main(logFile string) int {
 	log, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
