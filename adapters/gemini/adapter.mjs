@@ -168,7 +168,7 @@ async function serveCall(req) {
 				schedulerId: `apexcheck-${req.id}`,
 				getPreferredEditor: () => undefined,
 			});
-			const args = isObject(req.arguments) ? req.arguments : req.arguments;
+			const args = req.arguments;
 			try {
 				const [completed] = await scheduler.schedule(
 					{
