@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger
+.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger matrix reports
 
 all: check
 
@@ -154,9 +154,9 @@ certify-third-parties:
 # After the suite changes (its digest pins every ledger): rewrite each
 # third party's ledger from a fresh run in each profile, keeping the
 # reviewed clause and reason of every entry that stays; new entries say
-# TODO. Also refreshes docs/reports/NAME-PROFILE.jsonl, which the results
+# TODO. Also refreshes docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the
 # matrix reads. Review the diff entry by entry before committing.
-# tp_ledgers NAME PACKAGE IMPL PROFILES
+# tp_ledgers NAME PACKAGE IMPL PROFILES REPORT
 define tp_ledgers
 	@$(call tp_setup,$(1),$(2)) \
 	mkdir -p docs/reports; \
@@ -164,20 +164,40 @@ define tp_ledgers
 		ledger=adapters/$(1)/expected.json; [ $$p = apex ] || ledger=adapters/$(1)/expected-$$p.json; \
 		expect=""; [ -f $$ledger ] && expect="--expect $$ledger"; \
 		$(TP_KIT) $(3) --profile $$p $$expect --write-expect $$ledger --progress off \
-			--json docs/reports/$(1)-$$p.jsonl $(FLAGS) >/dev/null || true; \
-		echo "$@: $(1), profile $$p: $$ledger and docs/reports/$(1)-$$p.jsonl ($$(grep -c '"reason": "TODO' $$ledger || true) entries to review)"; \
+			--json docs/reports/$(5).$$p.jsonl $(FLAGS) >/dev/null || true; \
+		echo "$@: $(1), profile $$p: $$ledger and docs/reports/$(5).$$p.jsonl ($$(grep -c '"reason": "TODO' $$ledger || true) entries to review)"; \
 	done
 endef
 
 third-party-ledgers:
-	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core)
-	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core)
-	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core)
-	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl '$(PI_IMPL)',core)
+	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core,gemini-cli-core)
+	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core,qwen-code)
+	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core,codex-shell-tool-mcp)
+	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl '$(PI_IMPL)',core,pi-coding-agent)
 
 # Check in the reports of the last certify-third-parties run as
-# docs/reports/NAME-PROFILE.jsonl, which the results matrix reads.
+# docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the matrix reads.
 third-party-reports:
 	@mkdir -p docs/reports; for f in out/*/*/report.jsonl; do \
 		[ -f "$$f" ] || continue; n=$$(echo $$f | cut -d/ -f2); p=$$(echo $$f | cut -d/ -f3); \
-		cp $$f docs/reports/$$n-$$p.jsonl; echo "docs/reports/$$n-$$p.jsonl"; done
+		case $$n in gemini) r=gemini-cli-core;; qwen) r=qwen-code;; codex) r=codex-shell-tool-mcp;; \
+			pi) r=pi-coding-agent;; *) continue;; esac; \
+		cp $$f docs/reports/$$r.$$p.jsonl; echo "docs/reports/$$r.$$p.jsonl"; done
+
+matrix:
+	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)
+
+# Exit status 1 (the run found failures) is a result, not an error here.
+# Implementation paths are given relative to the repository, so that the
+# reproduction commands in the checked-in reports hold on any checkout.
+define run_report
+	$(GO) run ./cmd/apexcheck --progress off $(1) --json $(2) || [ $$? -eq 1 ]
+endef
+
+reports:
+	@mkdir -p docs/reports
+	$(call run_report,--profile apex,docs/reports/apexcheck-reference.apex.jsonl)
+	$(call run_report,--profile core,docs/reports/apexcheck-reference.core.jsonl)
+	@$(pi_setup) \
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile apex,docs/reports/pi-coding-agent.apex.jsonl); \
+	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile core,docs/reports/pi-coding-agent.core.jsonl)

@@ -1,6 +1,7 @@
 package apexcheck_test
 
 import (
+	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
@@ -107,4 +108,53 @@ func coreField(path string) bool {
 		}
 	}
 	return false
+}
+
+// TestCoreTableInReadme keeps the table of core clauses in spec/README.md
+// (section Profiles) equal to the clauses the spec marks core.
+func TestCoreTableInReadme(t *testing.T) {
+	data, err := fs.ReadFile(apexcheck.Spec, "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Profiles\n")
+	if !ok {
+		t.Fatal("spec/README.md has no section Profiles")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| clause ") {
+			continue
+		}
+		cell := strings.TrimSpace(strings.Split(line, "|")[1])
+		for _, part := range strings.Split(cell, ",") {
+			from, to, isRange := strings.Cut(strings.TrimSpace(part), " to ")
+			if !isRange {
+				listed[from] = true
+				continue
+			}
+			area, a, _ := strings.Cut(from, "-")
+			_, b, _ := strings.Cut(to, "-")
+			var lo, hi int
+			fmt.Sscan(a, &lo)
+			fmt.Sscan(b, &hi)
+			for n := lo; n <= hi; n++ {
+				listed[fmt.Sprintf("%s-%d", area, n)] = true
+			}
+		}
+	}
+	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range clauses {
+		if c.Core != listed[c.ID] {
+			t.Errorf("%s: core in the spec %v, listed in spec/README.md's table of core clauses %v", c.ID, c.Core, listed[c.ID])
+		}
+		delete(listed, c.ID)
+	}
+	for id := range listed {
+		t.Errorf("spec/README.md lists %s as core, but the spec defines no such clause", id)
+	}
 }

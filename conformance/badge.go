@@ -42,7 +42,13 @@ func (rep *Report) Badge() Badge {
 	case rep.Ledger != nil && v.OK():
 		color = "orange"
 	}
-	return Badge{SchemaVersion: 1, Label: "apexcheck " + rep.Kit, Message: msg, Color: color}
+	label := "apexcheck " + rep.Kit
+	if p := rep.Profile.OrDefault(); p != Apex {
+		// A core badge must not pass for a certification of the whole
+		// contract.
+		label += " " + string(p)
+	}
+	return Badge{SchemaVersion: 1, Label: label, Message: msg, Color: color}
 }
 
 // WriteBadge writes the badge JSON.

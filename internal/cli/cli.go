@@ -45,6 +45,7 @@ const usage = `usage: apexcheck [flags]              run the suite against an im
        apexcheck list [flags]         list the scenarios with their clauses and required capabilities
        apexcheck explain CLAUSE       print a clause and the scenarios that prove it
        apexcheck validate [flags]     check an implementation's messages against spec/protocol.schema.json
+       apexcheck compare REPORT...    turn JSON Lines reports into one implementations × clauses matrix
        apexcheck serve                serve the reference implementation on stdin/stdout
        apexcheck mcp-bridge --mapping M -- CMD   serve the protocol with an MCP server's shell tool (--mcp runs it)
        apexcheck version              print the kit version and suite digest
@@ -67,6 +68,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return cmdValidate(args[1:], stdout, stderr)
 		case mcpbridge.Arg:
 			return mcpbridge.Main(args[1:], apexcheck.MCPMappings, os.Stdin, stdout, stderr)
+		case "compare":
+			return cmdCompare(args[1:], stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "usage: apexcheck version")

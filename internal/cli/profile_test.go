@@ -151,3 +151,21 @@ func TestProfileUsage(t *testing.T) {
 		t.Errorf("explain: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestReferenceCertifiedCore: the reference passes the core profile
+// wholly, and its certificate counts the core MUST clauses only.
+func TestReferenceCertifiedCore(t *testing.T) {
+	certFile := filepath.Join(t.TempDir(), "cert.json")
+	code, stdout, stderr := run(t, "--impl", ref, "--profile", "core", "--progress", "off", "--certify", "--certificate", certFile)
+	if code != ExitConformant || !strings.Contains(stdout, "apexcheck certificate: CERTIFIED") || !strings.Contains(stdout, "profile         core") {
+		t.Fatalf("the reference is not certified under core: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var cert conformance.Certificate
+	data, _ := os.ReadFile(certFile)
+	if err := json.Unmarshal(data, &cert); err != nil {
+		t.Fatal(err)
+	}
+	if cert.Totals.Skipped != 0 || cert.Totals.Failed+cert.Totals.Errored != 0 || cert.Totals.MustVerified != cert.Totals.MustClauses {
+		t.Errorf("core certificate totals %+v: want every core scenario run and passed, every core MUST clause verified", cert.Totals)
+	}
+}

@@ -1,0 +1,52 @@
+package apexcheck_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/apexcheck/apexcheck/internal/cli"
+)
+
+// matrixReports are the checked-in reports `make matrix` reads, in the
+// order it reads them.
+func matrixReports(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("docs/reports/*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no report under docs/reports")
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestMatrixUpToDate fails when docs/matrix.md or docs/matrix.html is not
+// what `make matrix` makes of the reports under docs/reports, or of this
+// spec: a report added, a clause changed, or the generator changed.
+func TestMatrixUpToDate(t *testing.T) {
+	dir := t.TempDir()
+	md, page := filepath.Join(dir, "matrix.md"), filepath.Join(dir, "matrix.html")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"compare", "--markdown", md, "--html", page}, matrixReports(t)...)
+	if code := cli.Main(args, &stdout, &stderr); code != cli.ExitConformant {
+		t.Fatalf("apexcheck compare: exit %d\n%s", code, stderr.String())
+	}
+	for _, f := range []struct{ fresh, checkedIn string }{{md, "docs/matrix.md"}, {page, "docs/matrix.html"}} {
+		want, err := os.ReadFile(f.fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(f.checkedIn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run `make matrix` and commit the result", f.checkedIn)
+		}
+	}
+}
