@@ -92,11 +92,13 @@ pi-ledger:
 # each adapters/NAME/package-lock.json. Reports go to out/NAME/PROFILE/;
 # each run prints how long it took. Each skips (exit 0) with a message
 # where node or npm is missing. TP_PROFILES='core' runs one profile.
+# Paths are relative to the repository (the kit makes them absolute), so
+# that the reproduction commands in the checked-in reports hold anywhere.
 TP_PROFILES ?= apex core
 TP_KIT      := out/apexcheck
-GEMINI_IMPL := --impl 'node $(CURDIR)/adapters/gemini/adapter.mjs'
-QWEN_IMPL   := --impl 'node $(CURDIR)/adapters/qwen/adapter.mjs'
-CODEX_IMPL  := --mcp 'node $(CURDIR)/adapters/codex/node_modules/@openai/codex-shell-tool-mcp/bin/mcp-server.js' --mcp-mapping codex
+GEMINI_IMPL := --impl 'node adapters/gemini/adapter.mjs'
+QWEN_IMPL   := --impl 'node adapters/qwen/adapter.mjs'
+CODEX_IMPL  := --mcp 'node adapters/codex/node_modules/@openai/codex-shell-tool-mcp/bin/mcp-server.js' --mcp-mapping codex
 
 .PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers third-party-reports
 
@@ -144,7 +146,7 @@ certify-codex:
 	$(call tp_certify,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),$(TP_PROFILES))
 
 certify-pi-core:
-	$(call tp_certify,pi,@mariozechner/pi-coding-agent,--impl '$(PI_IMPL)',core)
+	$(call tp_certify,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core)
 
 # Every third party in both profiles; all run even when one fails.
 certify-third-parties:
@@ -173,7 +175,7 @@ third-party-ledgers:
 	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core,gemini-cli-core)
 	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core,qwen-code)
 	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core,codex-shell-tool-mcp)
-	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl '$(PI_IMPL)',core,pi-coding-agent)
+	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core,pi-coding-agent)
 
 # Check in the reports of the last certify-third-parties run as
 # docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the matrix reads.
@@ -183,6 +185,13 @@ third-party-reports:
 		case $$n in gemini) r=gemini-cli-core;; qwen) r=qwen-code;; codex) r=codex-shell-tool-mcp;; \
 			pi) r=pi-coding-agent;; *) continue;; esac; \
 		cp $$f docs/reports/$$r.$$p.jsonl; echo "docs/reports/$$r.$$p.jsonl"; done
+
+# The conformance matrix: docs/matrix.md and docs/matrix.html, one row per
+# JSON Lines report checked in under docs/reports/, one column per clause.
+# A Go test fails when they are stale. `make reports` reruns the reports
+# this repository can produce (the reference in both profiles; pi's in both
+# where node is present); a vendor adds theirs by dropping a report there.
+MATRIX_REPORTS = $(sort $(wildcard docs/reports/*.jsonl))
 
 matrix:
 	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)

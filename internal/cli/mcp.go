@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/apexcheck/apexcheck"
+	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/mcpbridge"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -71,7 +72,7 @@ func (f *mcpFlags) command(self, impl string) ([]string, error) {
 // commandLine is the implementation as the user named it, for reports.
 func (f *implFlags) commandLine() string {
 	if f.mcp.server != "" {
-		return fmt.Sprintf("--mcp %q --mcp-mapping %q", f.mcp.server, f.mcp.mapping)
+		return "--mcp " + conformance.ShellQuote(f.mcp.server) + " --mcp-mapping " + conformance.ShellQuote(f.mcp.mapping)
 	}
 	return f.impl
 }
