@@ -147,6 +147,108 @@ docs:
 		test -f $(DOCS_OUT)/pi.json
 	$(GO) run ./internal/docgen $(DOCS_OUT)/reference.json $$(ls $(DOCS_OUT)/pi.json 2>/dev/null)
 
+# Third parties, each certified against its reviewed ledger in both
+# profiles (adapters/NAME/expected.json for apex, expected-core.json for
+# core): Gemini CLI's and Qwen Code's shell tools through their adapters,
+# Codex's shell tool MCP server through the kit's MCP bridge (no adapter),
+# and pi in the core profile (certify-pi does apex). Versions are pinned in
+# each adapters/NAME/package-lock.json. Reports go to out/NAME/PROFILE/;
+# each run prints how long it took. Each skips (exit 0) with a message
+# where node or npm is missing. TP_PROFILES='core' runs one profile.
+# Paths are relative to the repository (the kit makes them absolute), so
+# that the reproduction commands in the checked-in reports hold anywhere.
+TP_PROFILES ?= apex core
+TP_KIT      := out/apexcheck
+GEMINI_IMPL := --impl 'node adapters/gemini/adapter.mjs'
+QWEN_IMPL   := --impl 'node adapters/qwen/adapter.mjs'
+CODEX_IMPL  := --mcp 'node adapters/codex/node_modules/@openai/codex-shell-tool-mcp/bin/mcp-server.js' --mcp-mapping codex
+
+.PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers third-party-reports
+
+# How each third party's pinned packages are installed. Qwen Code's
+# lockfile cannot be installed by npm ci: its optional dependency
+# @teddyzhu/clipboard names platform packages that npm leaves out of the
+# lockfile, and npm ci then refuses the lockfile as out of sync. npm install
+# --no-save installs the same locked versions (checked by their integrity
+# hashes) without rewriting the lockfile.
+NPM_CI           := npm ci --ignore-scripts --no-audit --no-fund
+NPM_INSTALL_qwen := npm install --no-save --ignore-scripts --no-audit --no-fund
+
+# tp_setup NAME PACKAGE: skip without node and npm, install the pinned
+# packages when missing, and build the kit once (go run would rebuild it
+# for every profile).
+define tp_setup
+	if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "$@: skipped: node and npm are needed to run $(1)'s shell tool (https://nodejs.org)"; exit 0; fi; \
+	set -e; \
+	if [ ! -d adapters/$(1)/node_modules/$(2) ]; then \
+		(cd adapters/$(1) && $(or $(NPM_INSTALL_$(1)),$(NPM_CI))); fi; \
+	$(GO) build -o $(TP_KIT) ./cmd/apexcheck;
+endef
+
+# tp_certify NAME PACKAGE IMPL PROFILES
+define tp_certify
+	@$(call tp_setup,$(1),$(2)) \
+	rc=0; for p in $(4); do \
+		ledger=adapters/$(1)/expected.json; [ $$p = apex ] || ledger=adapters/$(1)/expected-$$p.json; \
+		out=out/$(1)/$$p; mkdir -p $$out; start=$$(date +%s); \
+		$(TP_KIT) $(3) --profile $$p --expect $$ledger --certify --progress off \
+			--certificate $$out/certificate.txt --json $$out/report.jsonl --junit $$out/junit.xml \
+			--markdown $$out/summary.md --badge $$out/badge.json $(FLAGS) || rc=1; \
+		echo "$@: $(1), profile $$p: $$(( $$(date +%s) - start )) s"; \
+	done; exit $$rc
+endef
+
+certify-gemini:
+	$(call tp_certify,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),$(TP_PROFILES))
+
+certify-qwen:
+	$(call tp_certify,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),$(TP_PROFILES))
+
+certify-codex:
+	$(call tp_certify,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),$(TP_PROFILES))
+
+certify-pi-core:
+	$(call tp_certify,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core)
+
+# Every third party in both profiles; all run even when one fails.
+certify-third-parties:
+	@rc=0; for t in certify-gemini certify-qwen certify-codex certify-pi-core; do \
+		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
+
+# After the suite changes (its digest pins every ledger): rewrite each
+# third party's ledger from a fresh run in each profile, keeping the
+# reviewed clause and reason of every entry that stays; new entries say
+# TODO. Also refreshes docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the
+# matrix reads. Review the diff entry by entry before committing.
+# tp_ledgers NAME PACKAGE IMPL PROFILES REPORT
+define tp_ledgers
+	@$(call tp_setup,$(1),$(2)) \
+	mkdir -p docs/reports; \
+	for p in $(4); do \
+		ledger=adapters/$(1)/expected.json; [ $$p = apex ] || ledger=adapters/$(1)/expected-$$p.json; \
+		expect=""; [ -f $$ledger ] && expect="--expect $$ledger"; \
+		$(TP_KIT) $(3) --profile $$p $$expect --write-expect $$ledger --progress off \
+			--json docs/reports/$(5).$$p.jsonl $(FLAGS) >/dev/null || true; \
+		echo "$@: $(1), profile $$p: $$ledger and docs/reports/$(5).$$p.jsonl ($$(grep -c '"reason": "TODO' $$ledger || true) entries to review)"; \
+	done
+endef
+
+third-party-ledgers:
+	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core,gemini-cli-core)
+	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core,qwen-code)
+	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core,codex-shell-tool-mcp)
+	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core,pi-coding-agent)
+
+# Check in the reports of the last certify-third-parties run as
+# docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the matrix reads.
+third-party-reports:
+	@mkdir -p docs/reports; for f in out/*/*/report.jsonl; do \
+		[ -f "$$f" ] || continue; n=$$(echo $$f | cut -d/ -f2); p=$$(echo $$f | cut -d/ -f3); \
+		case $$n in gemini) r=gemini-cli-core;; qwen) r=qwen-code;; codex) r=codex-shell-tool-mcp;; \
+			pi) r=pi-coding-agent;; *) continue;; esac; \
+		cp $$f docs/reports/$$r.$$p.jsonl; echo "docs/reports/$$r.$$p.jsonl"; done
+
 # The conformance matrix: docs/matrix.md and docs/matrix.html, one row per
 # JSON Lines report checked in under docs/reports/, one column per clause.
 # A Go test fails when they are stale. `make reports` reruns the reports

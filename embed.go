@@ -27,8 +27,10 @@ var Permissions = mustSub("testdata/permissions")
 // (permissions/). Its digest pins ledgers and certificates.
 var Suite = mustSub("testdata")
 
-func mustSub(dir string) fs.FS {
-	sub, err := fs.Sub(files, dir)
+func mustSub(dir string) fs.FS { return mustSubOf(files, dir) }
+
+func mustSubOf(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
 	if err != nil {
 		panic(err)
 	}

@@ -243,7 +243,12 @@ func (rep *Report) Reproduce(s Scenario) string {
 	if p := rep.Profile.OrDefault(); p != Apex {
 		b.WriteString(" --profile " + string(p))
 	}
-	if rep.Command != "" {
+	switch {
+	case strings.HasPrefix(rep.Command, "--"):
+		// The implementation named by flags (--mcp CMD --mcp-mapping M),
+		// already quoted for a shell.
+		b.WriteString(" " + rep.Command)
+	case rep.Command != "":
 		b.WriteString(" --impl " + ShellQuote(rep.Command))
 	}
 	for _, f := range rep.RerunFlags {

@@ -155,6 +155,7 @@ func TestReproduce(t *testing.T) {
 		{"node /a/adapter.mjs", "exec_x", `apexcheck --impl 'node /a/adapter.mjs' --run '^exec_x$' -v`},
 		{"/usr/bin/impl", "call_y", `apexcheck --impl /usr/bin/impl --run '^call_y$' -v`},
 		{"sh -c 'it'\"s\"", "call_y", `apexcheck --impl 'sh -c '\''it'\''"s"' --run '^call_y$' -v`},
+		{"--mcp 'node s.js' --mcp-mapping codex", "exec_x", `apexcheck --mcp 'node s.js' --mcp-mapping codex --run '^exec_x$' -v`},
 	}
 	for _, tt := range tests {
 		rep := &Report{Command: tt.command}

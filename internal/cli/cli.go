@@ -18,6 +18,7 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge"
 	"github.com/apexcheck/apexcheck/internal/version"
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/server"
@@ -63,6 +64,7 @@ func init() {
 		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
 		{"compare", "[flags] REPORT.jsonl...", "turn JSON Lines reports into one implementations × clauses matrix", compareHelp, cmdCompare},
 		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
+		{mcpbridge.Arg, "--mapping M -- CMD", "serve the protocol with an MCP server's shell tool (--mcp runs it)", mcpBridgeHelp, cmdMCPBridge},
 		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
 		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
 		{"version", "", "print the kit version and suite digest", versionHelp, cmdVersion},
@@ -204,11 +206,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 type implFlags struct {
 	impl  string
 	bound time.Duration
+	mcp   mcpFlags
 }
 
 func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.impl, "impl", "", "implementation command line `CMD ARGS` (default: this binary's reference, `apexcheck serve`); relative paths in it are made absolute")
 	fs.DurationVar(&f.bound, "bound", conformance.DefaultBound, "bound on every wait for the implementation")
+	f.mcp.register(fs)
 }
 
 // command resolves --impl into an argument vector. The implementation
@@ -222,6 +226,10 @@ func (f *implFlags) command() ([]string, string, error) {
 	if f.bound <= 0 {
 		return nil, "", errors.New("--bound must be positive")
 	}
+	if f.mcp.server != "" {
+		argv, err := f.mcp.command(self, f.impl)
+		return argv, self, err
+	}
 	if f.impl == "" {
 		return []string{self, "serve"}, self, nil
 	}
@@ -232,6 +240,12 @@ func (f *implFlags) command() ([]string, string, error) {
 	if len(words) == 0 {
 		return nil, "", errors.New("--impl is empty")
 	}
+	absPaths(words)
+	return words, self, nil
+}
+
+// absPaths makes absolute each word naming an existing relative path.
+func absPaths(words []string) {
 	for i, w := range words {
 		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
 			if _, err := os.Stat(w); err == nil {
@@ -241,7 +255,6 @@ func (f *implFlags) command() ([]string, string, error) {
 			}
 		}
 	}
-	return words, self, nil
 }
 
 // rerunFlags are the flags a rerun of one scenario must repeat to behave
@@ -397,7 +410,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
 		// The reports say it too: in CI they are often all anyone reads.
 		rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile,
-			Implementation: protocol.Implementation{Name: strings.Join(cfg.Impl, " ")}, Command: f.impl,
+			Implementation: protocol.Implementation{Name: strings.Join(cfg.Impl, " ")}, Command: f.commandLine(),
 			ScriptDir: "testdata/scripts", Started: time.Now(), SetupError: conformance.NewSetupError(err)}
 		if err := writeReports(rep, &f, stdout); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
@@ -415,7 +428,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// The report is built before the run, so that each failure printed as
 	// it happens reads as it will in the reports.
 	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
-		Capabilities: sortedKeys(cfg.Capabilities), Command: f.impl, ScriptDir: "testdata/scripts",
+		Capabilities: sortedKeys(cfg.Capabilities), Command: f.commandLine(), ScriptDir: "testdata/scripts",
 		Ledger: ledger, Clauses: clauses, Scripts: suite.Scripts, RerunFlags: f.rerunFlags()}
 	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
 	cfg.OnResult = func(r conformance.Result) {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge/mcpfake"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +29,14 @@ import (
 // at each through --impl.
 func TestMain(m *testing.M) {
 	roles.Dispatch()
+	// The MCP bridge (--mcp starts this binary as `mcp-bridge`) and the
+	// fake MCP server it bridges to, for TestMCPEndToEnd.
+	if len(os.Args) > 1 && os.Args[1] == mcpbridge.Arg {
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 2 && os.Args[1] == mcpfake.Arg {
+		os.Exit(mcpfake.Main(os.Args[2]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "misspoken" {
 		os.Exit(serveMisspoken())
 	}
