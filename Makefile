@@ -11,23 +11,27 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports mutants
+.PHONY: all test test-kit go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports mutants
 
 all: check
 
 build:
 	$(GO) build ./...
 
-# Every test: pi through the kit, then the Go tests (the whole suite
-# against the reference, the broken implementations, unit tests). pi runs
-# first so that the run closes on go test's own summary: pi's report counts
-# its known failures, which a reader of the last lines must not take for
-# the run's.
-test: certify-pi
+# Every test: the third parties through the kit (pi in both profiles,
+# Gemini CLI, Qwen Code and Codex in both), each against its reviewed
+# ledger, then the Go tests (the whole suite against the reference, the
+# broken implementations, unit tests). The third parties run first so that
+# the run closes on go test's own summary: their reports count known
+# failures, which a reader of the last lines must not take for the run's.
+test: certify-pi certify-third-parties
 	$(MAKE) go-test
 
 go-test:
 	$(GO) test -timeout $(TIMEOUT) ./...
+
+# The kit's own checks without any third party: formatting, vet, Go tests.
+test-kit: fmt-check vet go-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
