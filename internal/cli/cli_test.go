@@ -106,7 +106,9 @@ func readJSONLines(t *testing.T, file string) (header map[string]any, scenarios 
 	defer f.Close()
 	scenarios = map[string]map[string]any{}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
+	// A scenario's message quotes what the implementation sent, which may
+	// be megabytes (a text past the output limits).
+	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
@@ -122,6 +124,9 @@ func readJSONLines(t *testing.T, file string) (header map[string]any, scenarios 
 		default:
 			t.Fatalf("%s: line of unknown type: %v", file, m)
 		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", file, err)
 	}
 	if header == nil || footer == nil {
 		t.Fatalf("%s: no header or footer", file)

@@ -186,8 +186,10 @@ func TestInitDefectIsExplained(t *testing.T) {
 	if code != ExitNotConformant {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitNotConformant, stdout)
 	}
-	for _, want := range []string{"FAILED   exec_exit_code", `want: "partial\n\n\nCommand exited with code 3"`, `got: "partial\n\n\nExit code 3"`, "exec_exit_code.txtar:5: text differs",
-		"1 unexpected failures"} {
+	// The failure names the line, the expected text, a line diff of what
+	// came instead, and the clauses.
+	for _, want := range []string{"FAILED   exec_exit_code", `exec_exit_code.txtar:5: text 'partial\n\n\nCommand exited with code 3'`,
+		"text differs (-want +got)", "-Command exited with code 3\n", "+Exit code 3\n", "EXEC-15 (MUST)", "1 unexpected failures"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
@@ -66,6 +68,14 @@ func (f *mcpFlags) command(self, impl string) ([]string, error) {
 		return nil, errors.New("--mcp is empty")
 	}
 	absPaths(words)
+	// The runner finds --impl's program on its own PATH; the bridge must
+	// start the same server, also when a scenario starts the implementation
+	// without PATH (exec_host_without_path), so the bridge gets its path.
+	if !strings.Contains(words[0], "/") {
+		if path, err := exec.LookPath(words[0]); err == nil {
+			words[0] = path
+		}
+	}
 	return mcpbridge.Args(self, mapping, words), nil
 }
 

