@@ -33,6 +33,8 @@ var Areas = map[string]string{
 	// ref/tool composes every concern, so the whole suite certifies it.
 	"ref/tool":   ".",
 	"ref/server": "^proto_",
+	// procwait waits for the shell of a command and of the login probe.
+	"ref/internal/procwait": "^(exec|path)_",
 }
 
 // Status is what became of a mutant.

@@ -5,8 +5,9 @@
 //
 // Each mutation replaces one byte range of one file, so a mutant is applied
 // by splicing text: the rest of the file, its comments and its line numbers
-// stay as they were, and a mutant's ID (file:line:operator:index) names the
-// same change for as long as its file is unchanged.
+// stay as they were. A mutant's ID (file:function:operator:index) names the
+// same change for as long as its function is unchanged, whatever happens
+// elsewhere in the file.
 package mutate
 
 import (
@@ -15,21 +16,28 @@ import (
 	"go/parser"
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 )
 
 // Mutant is one small change to one file.
 type Mutant struct {
-	// ID is file:line:operator:index, where index counts the mutants of
-	// the same operator on the same line in source order.
+	// ID is file:function:operator:index, where index counts the
+	// mutants of the same operator in the same function in source order.
+	// Unlike a line number, it survives edits elsewhere in the file.
 	ID string
 	// File is the file's slash-separated path relative to the module root.
 	File string
-	// Line is the 1-based line of the replaced range's start.
+	// Func names the top-level declaration that holds the mutant: a
+	// function's name, Type.Method for a method, "-" for package-level
+	// declarations (var, const, type). A name declared twice in one file
+	// (init) gets #2, #3, ... from its second declaration on.
+	Func string
+	// Line is the 1-based line of the replaced range's start, for reports.
 	Line int
 	// Op names the operator that made the mutant (see Operators).
 	Op string
-	// Index is the mutant's index among those of Op on Line.
+	// Index is the mutant's index among those of Op in Func.
 	Index int
 	// Start and End are the byte offsets of the replaced range.
 	Start, End int
@@ -72,11 +80,20 @@ func Generate(name string, src []byte) ([]Mutant, error) {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
 	g := &generator{fset: fset, src: src, file: fset.File(f.Pos())}
+	named := map[string]int{}
 	for _, d := range f.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
 			continue
 		}
+		name := declName(d)
+		if named[name]++; name != "-" && named[name] > 1 {
+			name += "#" + strconv.Itoa(named[name])
+		}
+		from := len(g.out)
 		ast.Inspect(d, g.visit)
+		for i := from; i < len(g.out); i++ {
+			g.out[i].Func = name
+		}
 	}
 	sort.SliceStable(g.out, func(i, j int) bool {
 		a, b := g.out[i], g.out[j]
@@ -90,12 +107,45 @@ func Generate(name string, src []byte) ([]Mutant, error) {
 		m := &g.out[i]
 		m.File = name
 		m.Line = g.file.Position(g.file.Pos(m.Start)).Line
-		key := fmt.Sprintf("%s:%d:%s", name, m.Line, m.Op)
+		key := fmt.Sprintf("%s:%s:%s", name, m.Func, m.Op)
 		m.Index = seen[key]
 		seen[key]++
 		m.ID = fmt.Sprintf("%s:%d", key, m.Index)
 	}
 	return g.out, nil
+}
+
+// declName names a top-level declaration in mutant IDs: the function,
+// Type.Method (without pointer or type parameters), or "-" for every
+// declaration that is not a function.
+func declName(d ast.Decl) string {
+	fd, ok := d.(*ast.FuncDecl)
+	if !ok {
+		return "-"
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.Ident:
+			return x.Name + "." + fd.Name.Name
+		}
+		return fd.Name.Name
+	}
 }
 
 // generator collects the mutants of one file.

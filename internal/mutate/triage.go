@@ -58,7 +58,7 @@ func ParseTriage(r io.Reader) (Triage, error) {
 			return nil, fmt.Errorf("triage line %d: verdict %q: want equivalent or scenario", n, kind)
 		}
 		if strings.Count(id, ":") != 3 {
-			return nil, fmt.Errorf("triage line %d: %q is not a mutant id (file:line:operator:index)", n, id)
+			return nil, fmt.Errorf("triage line %d: %q is not a mutant id (file:function:operator:index)", n, id)
 		}
 		if _, dup := t[id]; dup {
 			return nil, fmt.Errorf("triage line %d: %q triaged twice", n, id)
