@@ -122,7 +122,7 @@ func Certify(rep *Report, suite []Scenario, clauses []Clause, date time.Time) Ce
 		case r.Outcome == Skipped:
 			why = "skipped: " + r.Message
 		case r.Outcome != Passed:
-			why = string(r.Outcome) + ": " + firstLine(CleanMessage(r.Message))
+			why = string(r.Outcome) + ": " + clip(firstLine(CleanMessage(r.Message)), maxReasonRunes)
 		}
 		if len(cited) == 0 {
 			if why != "" && ran && r.Outcome != Skipped {
@@ -202,4 +202,18 @@ func (c Certificate) WriteJSON(w io.Writer) error {
 		return fmt.Errorf("write certificate: %w", err)
 	}
 	return nil
+}
+
+// maxReasonRunes bounds a denial's reason in a certificate: a failure may
+// quote megabytes of output, which belong in the reports, not in a
+// certificate a person reads.
+const maxReasonRunes = 240
+
+// clip shortens s to at most n runes, marking a cut with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
