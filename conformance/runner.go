@@ -113,7 +113,8 @@ func Handshake(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	trackDir(dir, true)
+	defer func() { os.RemoveAll(dir); trackDir(dir, false) }()
 	c, err := StartClient(cfg.Impl, append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), dir, cfg.bound())
 	if err != nil {
 		return nil, err
@@ -205,11 +206,14 @@ func Run(cfg Config) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	trackDir(dir, true)
+	defer func() { os.RemoveAll(dir); trackDir(dir, false) }()
 	workRoot, err := os.MkdirTemp("", "apexcheck-work-")
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
+	trackDir(workRoot, true)
+	defer trackDir(workRoot, false)
 	if !cfg.KeepWork {
 		defer os.RemoveAll(workRoot)
 	}

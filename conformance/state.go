@@ -45,7 +45,9 @@ type state struct {
 func newState(cfg *Config) *state {
 	var b [8]byte
 	rand.Read(b[:])
-	return &state{cfg: cfg, marker: hex.EncodeToString(b[:]), calls: map[string]*Pending{}}
+	s := &state{cfg: cfg, marker: hex.EncodeToString(b[:]), calls: map[string]*Pending{}}
+	trackMarker(s.marker, true)
+	return s
 }
 
 func getState(ts *testscript.TestScript) *state {
@@ -140,6 +142,7 @@ func (s *state) stop() {
 		}
 	}
 	reap(s.marker, 0)
+	trackMarker(s.marker, false)
 }
 
 // survivors lists processes carrying marker, except exclude and this

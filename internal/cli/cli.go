@@ -31,6 +31,9 @@ const (
 	ExitConformant    = 0
 	ExitNotConformant = 1 // a scenario failed or errored, the ledger does not match, or certification was denied
 	ExitUsage         = 2 // bad flags or arguments, a ledger for another suite, or the implementation could not be started
+	// ExitInterrupted is the status of a run stopped by SIGINT or SIGTERM,
+	// as a shell reports a process ended by SIGINT.
+	ExitInterrupted = 130
 )
 
 // suite is what the command certifies against: the embedded spec and
@@ -120,7 +123,8 @@ the implementation --impl names, or against its own reference when --impl is
 not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
---certify), 1 not, 2 bad usage or setup.`
+--certify), 1 not, 2 bad usage or setup, 130 interrupted (SIGINT or SIGTERM:
+the implementations are killed and the run's files removed).`
 
 const listHelp = `
 List the scenarios of the embedded suite: name, the clauses each proves and
@@ -436,7 +440,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.OnStart = prog.start
 	start := time.Now()
+	stopWatching := stopOnSignal(stderr, prog.done)
 	results, err := conformance.Run(cfg)
+	stopWatching()
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
