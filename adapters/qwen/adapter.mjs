@@ -35,49 +35,22 @@
 // process group). Not declared: updates (not wired in this adapter),
 // background (is_background has no retrieve or kill through this tool),
 // shell-path, session-env, render, permissions, evidence, path-probe.
+//
+// The protocol plumbing every adapter shares (reading requests, hello,
+// abort, shutdown, the spawn observation) is in ../lib/protocol.mjs.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import childProcess from "node:child_process";
 import fs from "node:fs";
-import { createRequire, syncBuiltinESMExports } from "node:module";
+import { createRequire } from "node:module";
 import os from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
+import { errorResult, execution, isObject, newCall, observeSpawn, redirectConsole, serve, spawnedBy, tempHome } from "../lib/protocol.mjs";
 
-// Protocol messages own stdout (PROTO-2).
-console.log = console.error;
-console.info = console.error;
-console.warn = console.error;
-console.debug = console.error;
+redirectConsole(["log", "info", "warn", "debug"]);
 
-let tempHome = "";
-if (!process.env.QWEN_HOME) {
-	// The temporary directory, or the working directory when it cannot be
-	// written (a scenario may make it so); either way not the user's home.
-	try {
-		tempHome = fs.mkdtempSync(path.join(os.tmpdir(), "apexcheck-qwen-home-"));
-	} catch {
-		tempHome = fs.mkdtempSync(path.join(process.cwd(), ".apexcheck-qwen-home-"));
-	}
-	process.env.QWEN_HOME = tempHome;
-}
+tempHome("QWEN_HOME", "apexcheck-qwen-home-");
 
 const callContext = new AsyncLocalStorage();
-const realSpawn = childProcess.spawn;
-childProcess.spawn = function observedSpawn(file, args, options) {
-	const child = realSpawn.apply(this, arguments);
-	const call = callContext.getStore();
-	if (call && !call.spawned) {
-		call.spawned = { executable: file, argv: Array.isArray(args) ? [...args] : [], cwd: options?.cwd };
-		child.once("exit", (code, signal) => {
-			call.exited = true;
-			call.exitCode = code;
-			if (signal) call.spawned.signal = signal;
-		});
-	}
-	return child;
-};
-syncBuiltinESMExports();
+observeSpawn(callContext, { exitStatus: true });
 
 // On Linux Qwen Code runs commands in a pseudo-terminal by default
 // (shouldDefaultToNodePty), spawned by @lydell/node-pty, which it imports
@@ -90,9 +63,8 @@ try {
 	const realPtySpawn = pty.spawn;
 	pty.spawn = function observedPtySpawn(file, args, options) {
 		const proc = realPtySpawn.apply(this, arguments);
-		const call = callContext.getStore();
-		if (call && !call.spawned) {
-			call.spawned = { executable: file, argv: Array.isArray(args) ? [...args] : [], cwd: options?.cwd };
+		const call = spawnedBy(callContext, file, args, options);
+		if (call) {
 			proc.onExit(({ exitCode, signal }) => {
 				call.exited = true;
 				// node-pty reports a shell killed by a signal as exit code 0
@@ -127,30 +99,8 @@ function coreChunk() {
 	return new URL(m[1], dir).href;
 }
 
-const PROTOCOL = 1;
-const CAPABILITIES = ["abort", "full-output", "process-tree"];
 const SESSION = `apexcheck-${process.pid}`;
 const MS_PER_SECOND = 1000;
-
-const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const protocolError = (id, code, message) => write({ id, type: "error", error: { code, message } });
-
-const inflight = new Map();
-let closing = false;
-let nextCall = 0;
-
-function isObject(v) {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function checkCall(req) {
-	if (typeof req.cwd !== "string" || req.cwd === "") return "call needs cwd, a non-empty string";
-	if (req.options !== undefined && !isObject(req.options)) return "options must be an object";
-	for (const flag of ["updates", "evidence", "aborted"]) {
-		if (req[flag] !== undefined && typeof req[flag] !== "boolean") return `${flag} must be a boolean`;
-	}
-	return "";
-}
 
 // configFor is the initialized Config whose workspace is cwd.
 const configs = new Map();
@@ -173,15 +123,6 @@ function configFor(cwd) {
 	return p;
 }
 
-function execution(call) {
-	if (!call.spawned) return undefined;
-	const cwd = call.spawned.cwd ?? call.cwd;
-	if (!call.exited || call.aborted) return { cwd, exitCode: null };
-	const e = { cwd, executable: call.spawned.executable, argv: call.spawned.argv, exitCode: call.exitCode };
-	if (call.spawned.signal) e.signal = call.spawned.signal;
-	return e;
-}
-
 // toolArguments translates the kit's timeout (seconds) into Qwen's
 // (milliseconds); everything else passes unchanged.
 function toolArguments(args) {
@@ -198,11 +139,10 @@ function modelText(out) {
 	return { isError: false, text: parts.map((p) => (typeof p === "string" ? p : (p?.text ?? ""))).join("") };
 }
 
-async function serveCall(req) {
-	const call = { cwd: req.cwd, exited: false, exitCode: null, aborted: false };
-	const controller = new AbortController();
-	controller.signal.addEventListener("abort", () => (call.aborted = true), { once: true });
-	if (req.aborted) controller.abort();
+// setUpCall sets up one call: a ShellTool per call, run in the call's async
+// context so its spawn is observed.
+function setUpCall(req) {
+	const { call, controller } = newCall(req, { trackAbort: true });
 	const run = async () => {
 		try {
 			const config = await configFor(req.cwd);
@@ -220,105 +160,20 @@ async function serveCall(req) {
 			if (Object.keys(d).length > 0) result.details = d;
 			return result;
 		} catch (err) {
-			const result = { isError: true, text: err instanceof Error ? err.message : String(err) };
-			const exec = execution(call);
-			if (exec) result.details = { execution: exec };
-			return result;
+			return errorResult(err, call);
 		}
 	};
-	const entry = { controller };
-	inflight.set(req.id, entry);
-	entry.done = callContext.run(call, run).then((result) => {
-		inflight.delete(req.id);
-		write({ id: req.id, type: "result", result });
-	});
-	return entry.done;
+	return { controller, start: () => callContext.run(call, run) };
 }
 
-function serve(req) {
-	switch (req.type) {
-		case "hello":
-			if (!Array.isArray(req.versions) || !req.versions.includes(PROTOCOL)) {
-				protocolError(req.id, "unsupported", `this adapter speaks protocol ${PROTOCOL} only`);
-				return;
-			}
-			write({
-				id: req.id,
-				type: "hello",
-				protocol: PROTOCOL,
-				implementation: {
-					name: "qwen-code",
-					version: VERSION,
-					language: "typescript",
-					homepage: "https://github.com/QwenLM/qwen-code",
-				},
-				capabilities: CAPABILITIES,
-			});
-			return;
-		case "call": {
-			if (inflight.has(req.id)) {
-				protocolError(req.id, "duplicate-id", `call ${JSON.stringify(req.id)} is already in flight`);
-				return;
-			}
-			const problem = checkCall(req);
-			if (problem) {
-				protocolError(req.id, "bad-request", problem);
-				return;
-			}
-			serveCall(req);
-			return;
-		}
-		case "abort":
-			inflight.get(req.target)?.controller.abort();
-			write({ id: req.id, type: "abort" });
-			return;
-		case "render":
-		case "permission":
-			protocolError(req.id, "unsupported", `this adapter does not expose Qwen Code's ${req.type} function`);
-			return;
-		case "shutdown":
-			shutdown(req.id);
-			return;
-		default:
-			protocolError(req.id, "bad-request", `unknown request type ${JSON.stringify(req.type)}`);
-	}
-}
-
-// shutdown aborts every call in flight, lets each answer, then exits
-// (PROTO-9; without the response on end of input, PROTO-10).
-async function shutdown(id) {
-	if (closing) return;
-	closing = true;
-	const pending = [...inflight.values()];
-	for (const entry of pending) entry.controller.abort();
-	await Promise.all(pending.map((entry) => entry.done));
-	if (id !== undefined) write({ id, type: "shutdown" });
-	if (tempHome) fs.rmSync(tempHome, { recursive: true, force: true });
-	process.stdout.write("", () => process.exit(0));
-}
-
-const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-lines.on("line", (line) => {
-	if (closing || line.trim() === "") return;
-	let req;
-	try {
-		req = JSON.parse(line);
-	} catch (err) {
-		protocolError("", "bad-request", `request is not JSON: ${err.message}`);
-		return;
-	}
-	if (!isObject(req)) {
-		protocolError("", "bad-request", "request is not a JSON object");
-		return;
-	}
-	if (typeof req.id !== "string" || req.id === "") {
-		protocolError("", "bad-request", "request has no id");
-		return;
-	}
-	if (typeof req.type !== "string") {
-		protocolError(req.id, "bad-request", "request has no type");
-		return;
-	}
-	serve(req);
+serve({
+	implementation: {
+		name: "qwen-code",
+		version: VERSION,
+		language: "typescript",
+		homepage: "https://github.com/QwenLM/qwen-code",
+	},
+	capabilities: ["abort", "full-output", "process-tree"],
+	call: setUpCall,
+	unsupported: (type) => `this adapter does not expose Qwen Code's ${type} function`,
 });
-lines.on("close", () => shutdown(undefined));
