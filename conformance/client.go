@@ -138,7 +138,16 @@ func startCmd(cmd *exec.Cmd, bound time.Duration, trace func(line []byte), start
 		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
 		exited: make(chan struct{}), stderrDone: make(chan struct{}), trace: trace,
 	}
-	err = cmd.Start()
+	if beginStart() {
+		err = cmd.Start()
+		if err == nil {
+			endStart(c)
+		} else {
+			endStart(nil)
+		}
+	} else {
+		err = errors.New("the run was interrupted")
+	}
 	stdoutW.Close() // the child has its own copies now
 	stderrW.Close()
 	if err != nil {
@@ -151,6 +160,7 @@ func startCmd(cmd *exec.Cmd, bound time.Duration, trace func(line []byte), start
 	go func() {
 		c.waitErr = cmd.Wait()
 		close(c.exited)
+		untrackClient(c)
 		// Whatever the implementation wrote before it exited is in the
 		// pipes and is read before the deadline can matter: a deadline
 		// only cuts a read that would block.
