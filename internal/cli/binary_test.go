@@ -15,19 +15,7 @@ import (
 // are embedded, so it must list, explain and version exactly what Main
 // does here, and serve --help must print help, not start the reference.
 func TestInstalledBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool to build the binary with")
-	}
-	bin := filepath.Join(t.TempDir(), "apexcheck")
-	build := exec.Command(goTool, "build", "-o", bin, "./cmd/apexcheck")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildKit(t)
 	elsewhere := t.TempDir()
 	for _, args := range [][]string{{"list", "-v"}, {"explain", "EXEC-1"}, {"version"}, {"serve", "--help"}, {"--help"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -51,4 +39,25 @@ func TestInstalledBinary(t *testing.T) {
 			t.Errorf("apexcheck %v from %s: %v\nstdout:\n%s\nstderr:\n%s\nwant (Main, exit %d):\n%s", args, elsewhere, err, stdout.String(), stderr.String(), code, want)
 		}
 	}
+}
+
+// buildKit builds apexcheck as `go install` would, into a temporary
+// directory, and returns its path. It skips in -short mode and without a
+// go tool.
+func buildKit(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool to build the binary with")
+	}
+	bin := filepath.Join(t.TempDir(), "apexcheck")
+	build := exec.Command(goTool, "build", "-o", bin, "./cmd/apexcheck")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,19 +19,7 @@ import (
 // and no process it or the implementation started (every one of them has
 // the run's TMPDIR in its environment) outlives it.
 func TestInterruptCleansUp(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool to build the binary with")
-	}
-	bin := filepath.Join(t.TempDir(), "apexcheck")
-	build := exec.Command(goTool, "build", "-o", bin, "./cmd/apexcheck")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildKit(t)
 	tmp := t.TempDir()
 	// A scenario whose probe runs for 6.5 s: long enough to be caught in
 	// the middle, whatever the load.
@@ -57,6 +46,7 @@ func TestInterruptCleansUp(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(time.Minute):
@@ -75,10 +65,13 @@ func TestInterruptCleansUp(t *testing.T) {
 		t.Errorf("left in TMPDIR: %s", strings.Join(names, ", "))
 	}
 	if pids := withEnv("TMPDIR=" + tmp); len(pids) > 0 {
+		var who []string
 		for _, pid := range pids {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+			who = append(who, fmt.Sprintf("%d %q", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-		t.Errorf("processes outlived the interrupted run: %v", pids)
+		t.Errorf("processes outlived the interrupted run:\n%s", strings.Join(who, "\n"))
 	}
 }
 
