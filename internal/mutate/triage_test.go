@@ -1,6 +1,9 @@
 package mutate
 
 import (
+	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,5 +110,52 @@ func TestKillRateThreshold(t *testing.T) {
 		if got := tl.KillRate() >= MinKillRate; got != tt.ok {
 			t.Errorf("%+v: rate %.3f, ok %v, want %v", tt, tl.KillRate(), got, tt.ok)
 		}
+	}
+}
+
+// TestTriageNamesLiveMutants checks that every entry of the checked-in
+// triage list names a mutant the current ref/ still has, and every scenario
+// it names exists. An entry left behind by an edit of its function would
+// otherwise stand for nothing, and a reader would trust a verdict about code
+// that is gone.
+func TestTriageNamesLiveMutants(t *testing.T) {
+	root := filepath.Join("..", "..")
+	f, err := os.Open("triage.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tri, err := ParseTriage(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Root: root}
+	for pkg := range Areas {
+		cfg.Packages = append(cfg.Packages, pkg)
+	}
+	byPkg, err := Collect(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, ms := range byPkg {
+		for _, m := range ms {
+			live[m.ID] = true
+		}
+	}
+	var stale []string
+	for id, v := range tri {
+		if !live[id] {
+			stale = append(stale, id)
+		}
+		if v.Scenario != "" {
+			if _, err := os.Stat(filepath.Join(root, "testdata", "scripts", v.Scenario+".txtar")); err != nil {
+				t.Errorf("%s: scenario %s does not exist", id, v.Scenario)
+			}
+		}
+	}
+	sort.Strings(stale)
+	for _, id := range stale {
+		t.Errorf("triage.txt: %s names no mutant of ref/ (its code changed: rerun the package and triage again)", id)
 	}
 }

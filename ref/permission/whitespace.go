@@ -10,7 +10,7 @@ import (
 // regular-expression class \s use (PERM-10). The seed's normalisation runs in
 // JavaScript, so this set, not Go's, defines what a rule's whitespace is: Go's
 // regexp \s is ASCII-only and lacks VT, and unicode.IsSpace adds U+0085 and
-// lacks U+FEFF.
+// lacks U+FEFF. The 25 code points are spelled out in whitespace_test.go.
 func isECMAScriptSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ',
@@ -18,14 +18,6 @@ func isECMAScriptSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A
-}
-
-// ECMAScriptSpaces lists the 25 code points of isECMAScriptSpace, for tests
-// and for implementers who want the set spelled out.
-var ECMAScriptSpaces = []rune{
-	'\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680,
-	0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A,
-	0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF,
 }
 
 // Normalize trims s and collapses every run of whitespace inside it to one
