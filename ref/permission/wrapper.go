@@ -28,7 +28,11 @@ type wrapper struct {
 
 // wrappers are the programs PERM-48 sees through, by the name bash looks up
 // (the command word's text after its last `/`). Each table was checked
-// against coreutils 9.1, util-linux 2.38, GNU time 1.9 and bash 5.2.
+// against coreutils 9.1, util-linux 2.38, GNU time 1.9 and bash 5.2, but for
+// timeout's -f and -p (POSIX.1-2024's short forms, which later coreutils
+// accept and 9.1 refuses) and env's -0 with a program (which GNU env
+// refuses): there nothing runs, and reading the program only lets deny
+// rules refuse more (PERM-48).
 var wrappers = map[string]wrapper{
 	"env": {flags: "i0v", withArg: "uC", assigns: true, long: map[string]bool{
 		"ignore-environment": false, "null": false, "debug": false, "unset": true, "chdir": true}},
