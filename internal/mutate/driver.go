@@ -75,6 +75,10 @@ type Config struct {
 	// Timeout bounds one mutant's scenario run; 0 derives it from the
 	// unmutated run of its area (see Run).
 	Timeout time.Duration
+	// Sandbox is the command prefix each scenario run is started under,
+	// from FindSandbox; nil runs them on the host (see sandbox.go for why
+	// that is unsafe).
+	Sandbox []string
 	// Main is the package built into the binary under test.
 	Main string
 	// Triage is the triage list. A survivor it says a scenario kills is
@@ -296,7 +300,8 @@ func (r *Runner) scenarios(bin, area, dir string, bound time.Duration) (Status, 
 		return Killed, "", err.Error()
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command(bin, "--run", area, "--fail-fast", "--progress", "off")
+	args := append(append([]string{}, r.cfg.Sandbox...), bin, "--run", area, "--fail-fast", "--progress", "off")
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -42,6 +42,7 @@ func run() int {
 		only    = flag.String("id", "", "run only the mutants with these comma-separated `IDS` (to check a triage)")
 		list    = flag.Bool("list", false, "list the selected mutants and exit")
 		jsonOut = flag.String("json", "", "write every mutant's result as JSON Lines to `FILE`")
+		onHost  = flag.Bool("unsandboxed", false, "run the scenarios on the host instead of in a PID namespace of their own; a mutant that signals the wrong processes can then kill any process of the machine")
 	)
 	flag.Parse()
 	if flag.NArg() > 0 || *jobs < 1 || *max < 0 || *timeout < 0 {
@@ -58,6 +59,12 @@ func run() int {
 		return 2
 	}
 	cfg := mutate.Config{Root: root, Max: *max, Seed: *seed, Jobs: *jobs, Timeout: *timeout}
+	if !*list && !*onHost {
+		if cfg.Sandbox, err = mutate.FindSandbox(); err != nil {
+			fmt.Fprintf(os.Stderr, "mutants: %v\nmutants: -unsandboxed runs without one, at the risk of a mutant killing other processes\n", err)
+			return 2
+		}
+	}
 	if *pkgs == "" {
 		for p := range mutate.Areas {
 			cfg.Packages = append(cfg.Packages, p)
