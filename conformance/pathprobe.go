@@ -132,6 +132,7 @@ func checkOverlay(self string) error {
 //
 // The flags choose the behaviour (fakeshell.Behaviour): -print S (the
 // PATH; default its own $PATH), -pathlen N (a generated PATH of N bytes),
+// -banner N (N bytes of generated text with no line feed, printed first),
 // -before S and -after S (text around the PATH; S takes Go escapes),
 // -stderr S (printed to stderr first), -stderr-after S (printed to stderr
 // after the PATH), -silent, -fish2 (entries space-separated), -exit N,
@@ -161,6 +162,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	fs := newFlags(ts, "fakeshell")
 	path := fs.String("print", "\x00unset", "the PATH to print")
 	fs.IntVar(&b.PathLen, "pathlen", 0, "print a generated PATH of this many bytes")
+	fs.IntVar(&b.Banner, "banner", 0, "print this many bytes of generated text, with no line feed, first")
 	before := fs.String("before", "", "text before the PATH (Go escapes)")
 	after := fs.String("after", "", "text after the PATH (Go escapes)")
 	stderr := fs.String("stderr", "", "text printed to stderr first (Go escapes)")

@@ -50,6 +50,11 @@ type Behaviour struct {
 	// PathLen, when positive, prints a generated PATH of exactly this many
 	// bytes instead.
 	PathLen int `json:"pathLen,omitempty"`
+	// Banner, when positive, prints a generated banner of exactly this
+	// many bytes first, before Before: one long line of text with no line
+	// feed, as an rc that prints a blob, so that a scenario can put a
+	// stdout of any size before the last line.
+	Banner int `json:"banner,omitempty"`
 	// Before and After are printed right before and after the PATH, with
 	// no line feed added: banners, trailers, escape codes.
 	Before string `json:"before,omitempty"`
@@ -169,4 +174,11 @@ func generatedPATH(n int) string {
 		out[n-1] = 'x' // no empty entry at the end
 	}
 	return string(out)
+}
+
+// generatedBanner returns exactly n bytes of printable text with no line
+// feed.
+func generatedBanner(n int) string {
+	const word = "banner "
+	return strings.Repeat(word, n/len(word)+1)[:n]
 }

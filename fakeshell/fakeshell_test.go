@@ -68,6 +68,7 @@ func TestBehaviours(t *testing.T) {
 		{"exit code after a PATH", Behaviour{PATH: ptr("/p"), Exit: 3}, "/p", 3, "", false},
 		{"fish 2", Behaviour{PATH: ptr("/a:/b:/c"), Fish2: true}, "/a /b /c", 0, "", false},
 		{"generated PATH", Behaviour{PathLen: 100}, generatedPATH(100), 0, "", false},
+		{"generated banner", Behaviour{PATH: ptr("/p"), Banner: 20, Before: "\n"}, "banner banner banner\n/p", 0, "", false},
 		{"reject", Behaviour{Reject: true}, "", 1, "", false},
 		{"stdin", Behaviour{PATH: ptr("/p"), ReadStdin: true}, "/p", 0, "stdin", false},
 		{"tty without a terminal", Behaviour{PATH: ptr("/p"), TTYRead: true}, "/p", 0, "tty", false},

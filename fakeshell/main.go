@@ -101,7 +101,7 @@ func (b Behaviour) run(args []string) int {
 		code = 1
 	case b.Silent:
 	default:
-		fmt.Fprint(os.Stdout, b.Before+b.printedPATH()+b.After)
+		fmt.Fprint(os.Stdout, generatedBanner(b.Banner)+b.Before+b.printedPATH()+b.After)
 		fmt.Fprint(os.Stderr, b.StderrAfter)
 	}
 	appendRecord(b.Log, Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code})
