@@ -22,7 +22,7 @@ func WaitExited(pid int) {
 	var info [128]byte // siginfo_t
 	for {
 		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
-			uintptr(unsafe.Pointer(&info[0])), wEXITED|wNOWAIT, 0, 0)
+			uintptr(unsafe.Pointer(&info)), wEXITED|wNOWAIT, 0, 0)
 		if errno != syscall.EINTR {
 			return
 		}
