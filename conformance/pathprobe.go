@@ -138,7 +138,9 @@ func checkOverlay(self string) error {
 // after the PATH), -silent, -fish2 (entries space-separated), -exit N,
 // -sleep D, -until F (wait for a file), -at D (print D after the process
 // started), -ignore-term, -hold D (a child holds stdout open), -job D (a
-// background job in a group of its own, as after `set -m`),
+// background job in a group of its own, as after `set -m`), -leaderless D
+// (a child in the shell's group whose main thread exits while another of
+// its threads runs on, so /proc shows it as a zombie),
 // -stdin (read a line), -tty grab|read|grab,read (take or read /dev/tty),
 // -reject (reject -lic as tcsh does), -exec PROG (a recording shell: log,
 // then exec PROG with the same arguments), -tag T, -log F.
@@ -148,7 +150,9 @@ func checkOverlay(self string) error {
 // or "ctty MAJ:MIN", "leader session" (it leads its session and group),
 // "leader group" (its group only) or "leader none", one "event …" line per
 // event (a job's says whether it has a group of its own and shares the
-// shell's session), and "exit N" or "exit none" when it did not exit on
+// shell's session; a leaderless child's whether it shares the shell's group
+// and session, and "zombie-leader" when it was seen running with its main
+// thread gone), and "exit N" or "exit none" when it did not exit on
 // its own.
 func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -176,6 +180,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	until := fs.String("until", "", "wait for this file before printing")
 	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
 	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
+	leaderless := fs.Duration("leaderless", 0, "leave a child in the group whose main thread exits, running this long")
 	fs.BoolVar(&b.ReadStdin, "stdin", false, "read a line from stdin")
 	tty := fs.String("tty", "", "grab, read or grab,read: use /dev/tty")
 	fs.BoolVar(&b.Reject, "reject", false, "reject -lic as tcsh does")
@@ -194,6 +199,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	b.StderrAfter = unescape(ts, *stderrAfter)
 	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
 	b.AtMS, b.JobMS = int(*at/time.Millisecond), int(*job/time.Millisecond)
+	b.LeaderlessMS = int(*leaderless / time.Millisecond)
 	if *until != "" {
 		b.Until = ts.MkAbs(*until)
 	}
@@ -273,6 +279,17 @@ func showFakeshell(ts *testscript.TestScript, args []string) {
 			}
 			if e.Sid == st.Sid {
 				b.WriteString(" same-session")
+			}
+		}
+		if e.Event == "leaderless" && e.Child != 0 {
+			if e.Pgid == st.Pgid {
+				b.WriteString(" same-group")
+			}
+			if e.Sid == st.Sid {
+				b.WriteString(" same-session")
+			}
+			if e.Leaderless {
+				b.WriteString(" zombie-leader")
 			}
 		}
 		b.WriteString("\n")

@@ -157,20 +157,39 @@ func survivors(marker string, exclude int) []int {
 		if err != nil || pid == self || pid == exclude {
 			continue
 		}
-		data, err := os.ReadFile(m)
-		if err != nil || !containsBytes(data, needle) {
-			continue
+		if carries(filepath.Dir(m), needle) {
+			pids = append(pids, pid)
 		}
-		if isZombie(pid) {
-			continue
-		}
-		pids = append(pids, pid)
 	}
 	return pids
 }
 
-func isZombie(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// carries reports whether the process of /proc directory dir is alive with
+// needle in its environment. A process whose main thread has exited while
+// other threads run on (pthread_exit in its main thread) shows as a zombie
+// in dir/stat and has an empty dir/environ, so its threads are looked at
+// instead: it is alive while one of them is.
+func carries(dir string, needle []byte) bool {
+	if !isZombieStat(dir + "/stat") {
+		data, err := os.ReadFile(dir + "/environ")
+		return err == nil && containsBytes(data, needle)
+	}
+	tasks, _ := filepath.Glob(dir + "/task/[0-9]*")
+	for _, t := range tasks {
+		if isZombieStat(t + "/stat") {
+			continue
+		}
+		if data, err := os.ReadFile(t + "/environ"); err == nil && containsBytes(data, needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// isZombieStat reports whether the process or thread whose stat file is
+// path has ended: a zombie, dead, or gone.
+func isZombieStat(path string) bool {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return true
 	}

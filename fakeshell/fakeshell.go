@@ -39,7 +39,8 @@ const holdVariable = "APEXCHECK_FAKESHELL_HOLD"
 
 // Behaviour is what one fake shell does, in this order: log its start;
 // ignore SIGTERM; take or read the terminal; read stdin; start a child
-// holding stdout; start a background job; wait; print; log its end; exit.
+// holding stdout; start a background job; leave a leaderless child; wait;
+// print; log its end; exit.
 type Behaviour struct {
 	// Log is the JSON-lines file every invocation appends to.
 	Log string `json:"log"`
@@ -93,6 +94,13 @@ type Behaviour struct {
 	// process group of its own, still in the shell's session, with stdin
 	// and stdout on the null device.
 	JobMS int `json:"jobMS,omitempty"`
+	// LeaderlessMS, when positive, leaves a child in the shell's process
+	// group, with stdin and stdout on the null device, whose main thread
+	// exits while another of its threads runs on for this long, as a
+	// program whose main thread calls pthread_exit: the kernel then shows
+	// the child as a zombie (state Z in /proc/PID/stat, an empty
+	// /proc/PID/environ) although it runs.
+	LeaderlessMS int `json:"leaderlessMS,omitempty"`
 	// ReadStdin reads a line from stdin first, as an rc that prompts.
 	ReadStdin bool `json:"readStdin,omitempty"`
 	// TTYGrab opens /dev/tty and takes the terminal as bash's job control

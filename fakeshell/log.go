@@ -13,7 +13,7 @@ import (
 // "start" record; one that gets as far as exiting on its own writes an
 // "end" record; the events between say what it did.
 type Record struct {
-	// Event is start, stdin, tty, hold or end.
+	// Event is start, stdin, tty, hold, job, leaderless or end.
 	Event string `json:"event"`
 	Tag   string `json:"tag"`
 	Pid   int    `json:"pid"`
@@ -44,8 +44,11 @@ type Record struct {
 	// whether the shell made its own group the foreground.
 	Foreground int  `json:"foreground,omitempty"`
 	Grabbed    bool `json:"grabbed,omitempty"`
-	// hold: the child left holding stdout.
+	// hold, job and leaderless: the child left behind.
 	Child int `json:"child,omitempty"`
+	// leaderless: whether the child was seen with its main thread exited
+	// and another thread alive.
+	Leaderless bool `json:"leaderless,omitempty"`
 
 	// end
 	Exit *int `json:"exit,omitempty"`

@@ -82,6 +82,17 @@ func (b Behaviour) run(args []string) int {
 		}
 		appendRecord(b.Log, r)
 	}
+	if b.LeaderlessMS > 0 {
+		r := Record{Event: "leaderless", Tag: b.Tag, Pid: pid}
+		if child, err := startLeaderless(b.LeaderlessMS); err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Child = child
+			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
+			r.Leaderless = waitLeaderless(child, 5*time.Second)
+		}
+		appendRecord(b.Log, r)
+	}
 	if b.SleepMS > 0 {
 		time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
 	}
@@ -142,6 +153,16 @@ func startRecord(tag string, args []string) Record {
 // /proc).
 func procStat() (pgid, sid, ttyNr int) { return procStatOf("self") }
 
+// state is the state field of a /proc/PID/stat line ("" if it has none).
+func state(stat []byte) string {
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
 // procStatOf is procStat for the process /proc/PID names.
 func procStatOf(pid string) (pgid, sid, ttyNr int) {
 	data, err := os.ReadFile("/proc/" + pid + "/stat")
@@ -199,12 +220,35 @@ func startJob(ms int) (int, error) {
 	return cmd.Process.Pid, nil
 }
 
-// hold is the child startHold and startJob start.
+// startLeaderless starts a child of this binary in this process group
+// that runs on for ms milliseconds after its main thread has exited (see
+// Behaviour.LeaderlessMS), and returns its pid. Its stdin and stdout are
+// the null device.
+func startLeaderless(ms int) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms), leaderlessVariable+"=1")
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
+}
+
+// leaderlessVariable makes the child hold starts leaderless.
+const leaderlessVariable = holdVariable + "_LEADERLESS"
+
+// hold is the child startHold, startJob and startLeaderless start.
 func hold(ms string) int {
 	if os.Getenv(holdVariable+"_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	}
 	n, _ := strconv.Atoi(ms)
+	if os.Getenv(leaderlessVariable) != "" {
+		return holdLeaderless(time.Duration(n) * time.Millisecond)
+	}
 	time.Sleep(time.Duration(n) * time.Millisecond)
 	return 0
 }
