@@ -18,6 +18,7 @@ type Tally struct {
 	Survived                 int
 	Equivalent               int // survivors triaged equivalent
 	Untriaged, StaleScenario int // survivors not triaged, or triaged as killed by a scenario that does not kill them
+	Missing                  int // survivors triaged as killed by no scenario yet: open, counted against the kill rate
 	Build, Run               time.Duration
 }
 
@@ -87,6 +88,8 @@ func Summarize(results []Result, triage Triage) Summary {
 				t.Untriaged++
 			case v.Equivalent:
 				t.Equivalent++
+			case v.Missing:
+				t.Missing++
 			default:
 				t.StaleScenario++
 			}
@@ -118,7 +121,7 @@ func (s Summary) Write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-16s %7d %7d %7d %7d %7d %7d %7d %8.1f%% %9.1f\n",
 			name, t.Mutants, t.Uncompilable, t.Killed, t.TimedOut, t.Survived, t.Equivalent,
-			t.Untriaged+t.StaleScenario, 100*t.KillRate(), per.Seconds())
+			t.Untriaged+t.StaleScenario+t.Missing, 100*t.KillRate(), per.Seconds())
 	}
 	for _, p := range pkgs {
 		row(p, s.ByPackage[p])
@@ -135,6 +138,8 @@ func (s Summary) Write(w io.Writer) {
 		switch {
 		case sv.Triaged && sv.Verdict.Equivalent:
 			state = "equivalent: " + sv.Verdict.Reason
+		case sv.Triaged && sv.Verdict.Missing:
+			state = "MISSING SCENARIO (open): " + sv.Verdict.Reason
 		case sv.Triaged:
 			state = "STILL SURVIVES, though triaged as killed by " + sv.Verdict.Scenario
 		}

@@ -16,6 +16,11 @@ type Verdict struct {
 	// Scenario names the scenario that now kills the mutant, when it is
 	// not equivalent.
 	Scenario string
+	// Missing is set for a survivor that no scenario kills yet although it
+	// is not equivalent; Reason says what the missing scenario would have
+	// to do. It counts against the kill rate, as an open survivor, but is
+	// not untriaged.
+	Missing bool
 }
 
 // Triage maps mutant IDs to their verdicts.
@@ -25,6 +30,7 @@ type Triage map[string]Verdict
 //
 //	<id> equivalent: <reason>
 //	<id> scenario: <scenario name>
+//	<id> missing: <what a scenario that kills it would have to do>
 //
 // Blank lines and lines starting with # are ignored. A line of any other
 // shape, or a second verdict for the same ID, is an error naming the line.
@@ -49,13 +55,15 @@ func ParseTriage(r io.Reader) (Triage, error) {
 		switch kind {
 		case "equivalent":
 			v = Verdict{Equivalent: true, Reason: value}
+		case "missing":
+			v = Verdict{Missing: true, Reason: value}
 		case "scenario":
 			if strings.ContainsAny(value, " \t") {
 				return nil, fmt.Errorf("triage line %d: scenario %q is not one name", n, value)
 			}
 			v = Verdict{Scenario: value}
 		default:
-			return nil, fmt.Errorf("triage line %d: verdict %q: want equivalent or scenario", n, kind)
+			return nil, fmt.Errorf("triage line %d: verdict %q: want equivalent, scenario or missing", n, kind)
 		}
 		if strings.Count(id, ":") != 3 {
 			return nil, fmt.Errorf("triage line %d: %q is not a mutant id (file:function:operator:index)", n, id)

@@ -29,7 +29,7 @@ ref/tool/tool.go:10:drop:0 scenario: exec_something
 	bad := []struct{ text, want string }{
 		{"justanid", "line 1"},
 		{"a:1:drop:0 equivalent:", "no verdict"},
-		{"a:1:drop:0 maybe: x", "want equivalent or scenario"},
+		{"a:1:drop:0 maybe: x", "want equivalent, scenario or missing"},
 		{"a:1:drop equivalent: x", "not a mutant id"},
 		{"a:1:drop:0 scenario: two names", "not one name"},
 		{"a:1:drop:0 equivalent: x\na:1:drop:0 equivalent: y", "line 2: \"a:1:drop:0\" triaged twice"},
@@ -85,6 +85,16 @@ func TestSummarize(t *testing.T) {
 	tri["ref/b/b.go:6:drop:0"] = Verdict{Equivalent: true, Reason: "r"}
 	if s := Summarize(low, tri); !s.OK() {
 		t.Errorf("equivalents do not count against the rate: %+v", s.Total)
+	}
+	// Missing: acknowledged, but open: it counts against the rate. One
+	// among 19 kills keeps 95%, two do not.
+	tri["ref/b/b.go:4:drop:0"] = Verdict{Missing: true, Reason: "r"}
+	if s := Summarize(results, tri); s.Total.Missing != 1 || s.Total.Untriaged != 0 || !s.OK() || s.Total.KillRate() != 0.95 {
+		t.Errorf("one missing scenario among 19 kills: %+v, rate %v", s.Total, s.Total.KillRate())
+	}
+	tri["ref/b/b.go:5:drop:0"] = Verdict{Missing: true, Reason: "r"}
+	if s := Summarize(low, tri); s.OK() {
+		t.Errorf("two missing scenarios among 19 kills must fail the run: %+v", s.Total)
 	}
 	var out strings.Builder
 	Summarize(results, Triage{}).Write(&out)
