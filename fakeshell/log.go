@@ -13,7 +13,7 @@ import (
 // "start" record; one that gets as far as exiting on its own writes an
 // "end" record; the events between say what it did.
 type Record struct {
-	// Event is start, stdin, tty, hold or end.
+	// Event is start, stdin, tty, hold, detach, job or end.
 	Event string `json:"event"`
 	Tag   string `json:"tag"`
 	Pid   int    `json:"pid"`
@@ -44,7 +44,7 @@ type Record struct {
 	// whether the shell made its own group the foreground.
 	Foreground int  `json:"foreground,omitempty"`
 	Grabbed    bool `json:"grabbed,omitempty"`
-	// hold: the child left holding stdout.
+	// hold, detach, job: the child left holding stdout, or the job.
 	Child int `json:"child,omitempty"`
 
 	// end
