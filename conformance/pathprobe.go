@@ -27,7 +27,8 @@ import (
 //	                 terminal's foreground job or as a background job of an
 //	                 interactive session (see startPTY)
 //	-bin NAME=FILE   in a private mount namespace in which the directory
-//	                 /bin resolves to shows FILE as NAME (copied) ...
+//	                 /bin resolves to, mounted read-only, shows FILE as NAME
+//	                 (copied with its permission bits) ...
 //	-bin NAME=       ... or does not show NAME at all (fakeshell.Overlay)
 type startOptions struct {
 	pty string
@@ -137,7 +138,8 @@ func checkOverlay(self string) error {
 // -stderr S (printed to stderr first), -stderr-after S (printed to stderr
 // after the PATH), -silent, -fish2 (entries space-separated), -exit N,
 // -sleep D, -until F (wait for a file), -at D (print D after the process
-// started), -ignore-term, -hold D (a child holds stdout open), -job D (a
+// started), -ignore-term, -hold D (a child holds stdout open), -detach D
+// (a child in a session of its own holds stdout open), -job D (a
 // background job in a group of its own, as after `set -m`), -leaderless D
 // (a child in the shell's group whose main thread exits while another of
 // its threads runs on, so /proc shows it as a zombie),
@@ -181,6 +183,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
 	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
 	leaderless := fs.Duration("leaderless", 0, "leave a child in the group whose main thread exits, running this long")
+	detach := fs.Duration("detach", 0, "leave a child in a session of its own holding stdout open this long")
 	fs.BoolVar(&b.ReadStdin, "stdin", false, "read a line from stdin")
 	tty := fs.String("tty", "", "grab, read or grab,read: use /dev/tty")
 	fs.BoolVar(&b.Reject, "reject", false, "reject -lic as tcsh does")
@@ -200,6 +203,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
 	b.AtMS, b.JobMS = int(*at/time.Millisecond), int(*job/time.Millisecond)
 	b.LeaderlessMS = int(*leaderless / time.Millisecond)
+	b.DetachMS = int(*detach / time.Millisecond)
 	if *until != "" {
 		b.Until = ts.MkAbs(*until)
 	}
@@ -291,6 +295,9 @@ func showFakeshell(ts *testscript.TestScript, args []string) {
 			if e.Leaderless {
 				b.WriteString(" zombie-leader")
 			}
+		}
+		if e.Event == "detach" && e.Child != 0 && e.Sid == e.Child {
+			b.WriteString(" own-session")
 		}
 		b.WriteString("\n")
 	}

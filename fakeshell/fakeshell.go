@@ -39,8 +39,8 @@ const holdVariable = "APEXCHECK_FAKESHELL_HOLD"
 
 // Behaviour is what one fake shell does, in this order: log its start;
 // ignore SIGTERM; take or read the terminal; read stdin; start a child
-// holding stdout; start a background job; leave a leaderless child; wait;
-// print; log its end; exit.
+// holding stdout; start a detached child holding stdout; start a
+// background job; leave a leaderless child; wait; print; log its end; exit.
 type Behaviour struct {
 	// Log is the JSON-lines file every invocation appends to.
 	Log string `json:"log"`
@@ -89,6 +89,11 @@ type Behaviour struct {
 	// HoldMS, when positive, leaves a child in the shell's process group
 	// holding stdout open for this long, as an rc that starts an agent.
 	HoldMS int `json:"holdMS,omitempty"`
+	// DetachMS, when positive, leaves a child that started a session of
+	// its own (setsid) holding stdout open for this long, as an rc that
+	// starts a daemon with setsid and no redirection: beyond the reach of
+	// a sweep of the shell's session (PATH-8, PATH-25).
+	DetachMS int `json:"detachMS,omitempty"`
 	// JobMS, when positive, starts a background job for this long as an
 	// rc that turns on job control (`set -m; cmd &`) does: a child in a
 	// process group of its own, still in the shell's session, with stdin

@@ -172,7 +172,9 @@ func TestOverlay(t *testing.T) {
 	scratch := filepath.Join(dir, "scratch")
 	os.Mkdir(scratch, 0o755)
 	added := filepath.Join(dir, "added")
-	os.WriteFile(added, []byte("#!/bin/sh\necho added\n"), 0o644)
+	os.WriteFile(added, []byte("#!/bin/sh\necho added\n"), 0o755)
+	plain := filepath.Join(dir, "plain")
+	os.WriteFile(plain, []byte("#!/bin/sh\necho plain\n"), 0o644)
 	check := Overlay{Scratch: scratch, Files: map[string]string{"apexcheck-none": ""}, Check: true}
 	cmd, err := check.Command(os.Args[0], nil, os.Environ())
 	if err != nil {
@@ -181,8 +183,12 @@ func TestOverlay(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Skipf("no mount namespace with an overlay here: %v: %s", err, out)
 	}
-	o := Overlay{Scratch: scratch, Files: map[string]string{"apexcheck-added": added, "true": ""}}
-	cmd, _ = o.Command(os.Args[0], []string{"/bin/sh", "-c", `[ ! -e /bin/true ] && [ ! -e /usr/bin/true ] && /bin/apexcheck-added`}, os.Environ())
+	o := Overlay{Scratch: scratch, Files: map[string]string{"apexcheck-added": added, "apexcheck-plain": plain, "true": ""}}
+	// Copies keep their permission bits, and the directory is read-only
+	// (to root too).
+	script := `[ ! -e /bin/true ] && [ ! -e /usr/bin/true ] && [ -f /bin/apexcheck-plain ] && [ ! -x /bin/apexcheck-plain ] &&
+		! touch /bin/apexcheck-added 2>/dev/null && ! touch /bin/apexcheck-new 2>/dev/null && /bin/apexcheck-added`
+	cmd, _ = o.Command(os.Args[0], []string{"/bin/sh", "-c", script}, os.Environ())
 	out, err := cmd.CombinedOutput()
 	if err != nil || string(out) != "added\n" {
 		t.Errorf("in the overlay: %v: %q", err, out)

@@ -72,6 +72,16 @@ func (b Behaviour) run(args []string) int {
 		}
 		appendRecord(b.Log, r)
 	}
+	if b.DetachMS > 0 {
+		r := Record{Event: "detach", Tag: b.Tag, Pid: pid}
+		if child, err := startDetached(b.DetachMS); err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Child = child
+			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
+		}
+		appendRecord(b.Log, r)
+	}
 	if b.JobMS > 0 {
 		r := Record{Event: "job", Tag: b.Tag, Pid: pid}
 		if child, err := startJob(b.JobMS); err != nil {
@@ -220,6 +230,24 @@ func startJob(ms int) (int, error) {
 	return cmd.Process.Pid, nil
 }
 
+// startDetached starts a child of this binary that holds stdout open for
+// ms milliseconds in a session of its own, as an rc's `setsid daemon &`
+// does, and returns its pid.
+func startDetached(ms int) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
+	cmd.Stdout = os.Stdout
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
+}
+
 // startLeaderless starts a child of this binary in this process group
 // that runs on for ms milliseconds after its main thread has exited (see
 // Behaviour.LeaderlessMS), and returns its pid. Its stdin and stdout are
@@ -240,7 +268,7 @@ func startLeaderless(ms int) (int, error) {
 // leaderlessVariable makes the child hold starts leaderless.
 const leaderlessVariable = holdVariable + "_LEADERLESS"
 
-// hold is the child startHold, startJob and startLeaderless start.
+// hold is the child startHold, startDetached, startJob and startLeaderless start.
 func hold(ms string) int {
 	if os.Getenv(holdVariable+"_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)

@@ -20,8 +20,9 @@ type Overlay struct {
 	// to (/usr/bin where /bin is a symlink), so /bin/NAME and /usr/bin/NAME
 	// change together on merged-/usr systems.
 	Dir string `json:"dir,omitempty"`
-	// Files maps a name in Dir to the file shown there (copied, mode 0755),
-	// or to "" to hide the name.
+	// Files maps a name in Dir to the file shown there (copied, with its
+	// permission bits), or to "" to hide the name. The overlay is mounted
+	// read-only.
 	Files map[string]string `json:"files"`
 	// Check only sets the overlay up and exits 0: the probe behind the
 	// runner's [userns] condition.

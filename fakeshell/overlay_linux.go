@@ -95,12 +95,23 @@ func (o Overlay) mount() error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(dst, data, 0o755); err != nil {
+		fi, err := os.Stat(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o600); err != nil {
+			return err
+		}
+		if err := os.Chmod(dst, fi.Mode().Perm()); err != nil {
 			return err
 		}
 	}
+	// Read-only, as the directory is to every user but root, and to root
+	// too where /usr is a read-only or sealed volume (macOS, image-based
+	// distributions): whether a shell is usable must not depend on whether
+	// the implementation could write it.
 	opts := "lowerdir=" + dir + ",upperdir=" + up + ",workdir=" + work
-	if err := syscall.Mount("overlay", dir, "overlay", 0, opts); err != nil {
+	if err := syscall.Mount("overlay", dir, "overlay", syscall.MS_RDONLY, opts); err != nil {
 		return fmt.Errorf("mount overlay on %s: %w", dir, err)
 	}
 	return nil
