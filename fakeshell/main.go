@@ -193,76 +193,62 @@ func procStatOf(pid string) (pgid, sid, ttyNr int) {
 	return pgid, sid, ttyNr
 }
 
-// startHold starts a child of this binary in this process group that
-// holds stdout open for ms milliseconds, and returns its pid.
+// child is a child of this binary that runs hold for ms milliseconds: the
+// processes an rc leaves behind. Its stdin is the null device.
+type child struct {
+	ms       int
+	env      []string             // added to the role and hold variables
+	stdout   bool                 // hold the probe's stdout open (else the null device)
+	attr     *syscall.SysProcAttr // its group or session; nil: this process group
+	describe string               // what it is, for the error
+}
+
+// start starts c and returns its pid.
+func (c child) start() (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("start %s child: %w", c.describe, err)
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(c.ms)), c.env...)
+	if c.stdout {
+		cmd.Stdout = os.Stdout
+	}
+	cmd.SysProcAttr = c.attr
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start %s child: %w", c.describe, err)
+	}
+	return cmd.Process.Pid, nil
+}
+
+// startHold starts a child in this process group that holds stdout open
+// for ms milliseconds, ignoring SIGTERM, SIGHUP and SIGINT if asked.
 func startHold(ms int, ignoreTERM bool) (int, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
+	c := child{ms: ms, stdout: true, describe: "hold"}
 	if ignoreTERM {
-		cmd.Env = append(cmd.Env, holdVariable+"_IGNORE_TERM=1")
+		c.env = []string{holdVariable + "_IGNORE_TERM=1"}
 	}
-	cmd.Stdout = os.Stdout
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	return cmd.Process.Pid, nil
+	return c.start()
 }
 
-// startJob starts a child of this binary that sleeps for ms milliseconds
-// in a process group of its own, as a shell with job control starts a
-// background job, and returns its pid. Its stdin and stdout are the null
-// device, so it holds nothing of the probe's open.
+// startJob starts a child that sleeps for ms milliseconds in a process
+// group of its own, as a shell with job control starts a background job.
+// It holds nothing of the probe's open.
 func startJob(ms int) (int, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	return cmd.Process.Pid, nil
+	return child{ms: ms, attr: &syscall.SysProcAttr{Setpgid: true}, describe: "job"}.start()
 }
 
-// startDetached starts a child of this binary that holds stdout open for
-// ms milliseconds in a session of its own, as an rc's `setsid daemon &`
-// does, and returns its pid.
+// startDetached starts a child that holds stdout open for ms milliseconds
+// in a session of its own, as an rc's `setsid daemon &` does.
 func startDetached(ms int) (int, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms))
-	cmd.Stdout = os.Stdout
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	return cmd.Process.Pid, nil
+	return child{ms: ms, stdout: true, attr: &syscall.SysProcAttr{Setsid: true}, describe: "detached"}.start()
 }
 
-// startLeaderless starts a child of this binary in this process group
-// that runs on for ms milliseconds after its main thread has exited (see
-// Behaviour.LeaderlessMS), and returns its pid. Its stdin and stdout are
-// the null device.
+// startLeaderless starts a child in this process group that runs on for ms
+// milliseconds after its main thread has exited (see
+// Behaviour.LeaderlessMS). It holds nothing of the probe's open.
 func startLeaderless(ms int) (int, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), RoleVariable+"="+Role, holdVariable+"="+strconv.Itoa(ms), leaderlessVariable+"=1")
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	return cmd.Process.Pid, nil
+	return child{ms: ms, env: []string{leaderlessVariable + "=1"}, describe: "leaderless"}.start()
 }
 
 // leaderlessVariable makes the child hold starts leaderless.
