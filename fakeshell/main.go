@@ -64,44 +64,19 @@ func (b Behaviour) run(args []string) int {
 		appendRecord(b.Log, r)
 	}
 	if b.HoldMS > 0 {
-		r := Record{Event: "hold", Tag: b.Tag, Pid: pid}
-		if child, err := startHold(b.HoldMS, b.IgnoreTERM); err != nil {
-			r.Error = err.Error()
-		} else {
-			r.Child = child
-		}
-		appendRecord(b.Log, r)
+		appendRecord(b.Log, leave(b, pid, "hold", func() (int, error) { return startHold(b.HoldMS, b.IgnoreTERM) }, nil))
 	}
 	if b.DetachMS > 0 {
-		r := Record{Event: "detach", Tag: b.Tag, Pid: pid}
-		if child, err := startDetached(b.DetachMS); err != nil {
-			r.Error = err.Error()
-		} else {
-			r.Child = child
-			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
-		}
-		appendRecord(b.Log, r)
+		appendRecord(b.Log, leave(b, pid, "detach", func() (int, error) { return startDetached(b.DetachMS) }, withStat))
 	}
 	if b.JobMS > 0 {
-		r := Record{Event: "job", Tag: b.Tag, Pid: pid}
-		if child, err := startJob(b.JobMS); err != nil {
-			r.Error = err.Error()
-		} else {
-			r.Child = child
-			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
-		}
-		appendRecord(b.Log, r)
+		appendRecord(b.Log, leave(b, pid, "job", func() (int, error) { return startJob(b.JobMS) }, withStat))
 	}
 	if b.LeaderlessMS > 0 {
-		r := Record{Event: "leaderless", Tag: b.Tag, Pid: pid}
-		if child, err := startLeaderless(b.LeaderlessMS); err != nil {
-			r.Error = err.Error()
-		} else {
-			r.Child = child
-			r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(child))
-			r.Leaderless = waitLeaderless(child, 5*time.Second)
-		}
-		appendRecord(b.Log, r)
+		appendRecord(b.Log, leave(b, pid, "leaderless", func() (int, error) { return startLeaderless(b.LeaderlessMS) }, func(r *Record) {
+			withStat(r)
+			r.Leaderless = waitLeaderless(r.Child, 5*time.Second)
+		}))
 	}
 	if b.SleepMS > 0 {
 		time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
@@ -192,6 +167,26 @@ func procStatOf(pid string) (pgid, sid, ttyNr int) {
 	}
 	return pgid, sid, ttyNr
 }
+
+// leave starts a child the shell leaves behind and returns the record of
+// event that says which, or why it could not start; describe, when set,
+// adds what is known of the started child.
+func leave(b Behaviour, pid int, event string, start func() (int, error), describe func(*Record)) Record {
+	r := Record{Event: event, Tag: b.Tag, Pid: pid}
+	child, err := start()
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Child = child
+	if describe != nil {
+		describe(&r)
+	}
+	return r
+}
+
+// withStat adds the child's process group and session to r.
+func withStat(r *Record) { r.Pgid, r.Sid, _ = procStatOf(strconv.Itoa(r.Child)) }
 
 // child is a child of this binary that runs hold for ms milliseconds: the
 // processes an rc leaves behind. Its stdin is the null device.
