@@ -19,7 +19,8 @@ import (
 // Params.Cmds. Each is documented in spec/INTERPRETING.md; in brief:
 //
 //	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
-//	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go)
+//	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go),
+//	      [-fsize BYTES]                           or under a file-size limit (fsize_unix.go)
 //	impl shutdown | close | kill                  stop it three ways
 //	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
@@ -104,13 +105,13 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 			case args[i] == "-unset" && i+1 < len(args):
 				unset[args[i+1]] = true
 				i++
-			case (args[i] == "-pty" || args[i] == "-bin") && i+1 < len(args):
+			case (args[i] == "-pty" || args[i] == "-bin" || args[i] == "-fsize") && i+1 < len(args):
 				opt.set(ts, args[i], args[i+1])
 				i++
 			case strings.Contains(args[i], "="):
 				overrides = append(overrides, args[i])
 			default:
-				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [NAME=VALUE]...")
+				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [-fsize BYTES] [NAME=VALUE]...")
 			}
 		}
 		s.startWith(opt, overrides, unset)

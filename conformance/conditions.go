@@ -25,6 +25,9 @@ const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
 //	             (impl start -bin): a private mount namespace with an
 //	             overlay, as root or in a user namespace (an error when
 //	             unavailable and APEXCHECK_REQUIRE_PROGRAMS is set)
+//	[fsize]      the runner can start the implementation under a file-size
+//	             limit (impl start -fsize): a Unix system, and the kit's
+//	             own executable to play the helper
 func (cfg *Config) condition(cond string) (bool, error) {
 	name, arg, _ := strings.Cut(cond, ":")
 	switch name {
@@ -42,6 +45,8 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return os.Geteuid() == 0, nil
 	case "userns":
 		return cfg.userns()
+	case "fsize":
+		return fsizeSupported && cfg.SelfExe != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -30,9 +30,13 @@ import (
 //	                 /bin resolves to, mounted read-only, shows FILE as NAME
 //	                 (copied with its permission bits) ...
 //	-bin NAME=       ... or does not show NAME at all (fakeshell.Overlay)
+//	-fsize N         under a file-size limit of N bytes, with SIGXFSZ
+//	                 ignored, so that its writes past N bytes fail
+//	                 (fsize_unix.go)
 type startOptions struct {
-	pty string
-	bin map[string]string
+	pty   string
+	bin   map[string]string
+	fsize int64 // 0: no limit
 }
 
 func (o *startOptions) set(ts *testscript.TestScript, flag, value string) {
@@ -54,18 +58,33 @@ func (o *startOptions) set(ts *testscript.TestScript, flag, value string) {
 			o.bin = map[string]string{}
 		}
 		o.bin[name] = file
+	case "-fsize":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n <= 0 {
+			ts.Fatalf("impl start -fsize %q: want a positive number of bytes", value)
+		}
+		o.fsize = n
 	}
 }
 
-func (o startOptions) zero() bool { return o.pty == "" && o.bin == nil }
+func (o startOptions) zero() bool { return o.pty == "" && o.bin == nil && o.fsize == 0 }
 
 // startSpecial starts the implementation as opt asks, with env.
 func (s *state) startSpecial(opt startOptions, env []string) (*Client, error) {
 	if s.cfg.SelfExe == "" {
-		return nil, errors.New("impl start -pty and -bin need the kit's own executable (Config.SelfExe)")
+		return nil, errors.New("impl start -pty, -bin and -fsize need the kit's own executable (Config.SelfExe)")
 	}
-	if opt.pty != "" && opt.bin != nil {
-		s.ts.Fatalf("impl start: -pty and -bin cannot be combined")
+	special := 0
+	for _, set := range []bool{opt.pty != "", opt.bin != nil, opt.fsize != 0} {
+		if set {
+			special++
+		}
+	}
+	if special > 1 {
+		s.ts.Fatalf("impl start: -pty, -bin and -fsize cannot be combined")
+	}
+	if opt.fsize != 0 {
+		return s.startFSize(opt.fsize, env)
 	}
 	if opt.pty != "" {
 		return s.startPTY(opt.pty, env)

@@ -52,9 +52,10 @@ type Config struct {
 	KeepWork bool
 	// SelfExe is an executable that plays the kit's helpers by the value of
 	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
-	// program run with /bin changed (binoverlay) and the session leader of
-	// a terminal scenario (ptyjob). Empty disables the fakeshell command,
-	// impl start -pty and -bin, and makes [userns] false.
+	// program run with /bin changed (binoverlay), the session leader of a
+	// terminal scenario (ptyjob) and the starter of an implementation under
+	// a file-size limit (fsizelimit). Empty disables the fakeshell command,
+	// impl start -pty, -bin and -fsize, and makes [userns] and [fsize] false.
 	SelfExe string
 	// Capabilities overrides the handshake's capabilities when set (tests).
 	Capabilities map[string]bool
