@@ -25,6 +25,9 @@ const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
 //	             (impl start -bin): a private mount namespace with an
 //	             overlay, as root or in a user namespace (an error when
 //	             unavailable and APEXCHECK_REQUIRE_PROGRAMS is set)
+//	[ptrace]     a fake shell's -trace works here: a child may trace its
+//	             parent (an error when unavailable and
+//	             APEXCHECK_REQUIRE_PROGRAMS is set)
 func (cfg *Config) condition(cond string) (bool, error) {
 	name, arg, _ := strings.Cut(cond, ":")
 	switch name {
@@ -42,6 +45,8 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return os.Geteuid() == 0, nil
 	case "userns":
 		return cfg.userns()
+	case "ptrace":
+		return cfg.ptrace()
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -21,6 +21,9 @@ func Main() int {
 	if ms := os.Getenv(holdVariable); ms != "" {
 		return hold(ms)
 	}
+	if ms := os.Getenv(traceVariable); ms != "" {
+		return trace(ms)
+	}
 	path := os.Getenv(ConfigVariable)
 	os.Unsetenv(RoleVariable)
 	os.Unsetenv(ConfigVariable)
@@ -68,6 +71,9 @@ func (b Behaviour) run(args []string) int {
 	}
 	if b.DetachMS > 0 {
 		appendRecord(b.Log, leave(b, pid, "detach", func() (int, error) { return startDetached(b.DetachMS) }, withStat))
+	}
+	if b.TraceMS > 0 {
+		appendRecord(b.Log, leave(b, pid, "trace", func() (int, error) { return startTracer(b.TraceMS) }, nil))
 	}
 	if b.JobMS > 0 {
 		appendRecord(b.Log, leave(b, pid, "job", func() (int, error) { return startJob(b.JobMS) }, withStat))
