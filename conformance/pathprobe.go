@@ -199,7 +199,7 @@ func checkTrace(self string) error {
 // parent), -job D (a background job in a group of its own, as after
 // `set -m`), -leaderless D (a child in the shell's group whose main thread
 // exits while another of its threads runs on, so /proc shows it as a
-// zombie),
+// zombie), -leaderless-job D (the same child in a group of its own),
 // -stdin (read a line), -tty grab|read|grab,read (take or read /dev/tty),
 // -reject (reject -lic as tcsh does), -exec PROG (a recording shell: log,
 // then exec PROG with the same arguments), -tag T, -log F.
@@ -209,10 +209,10 @@ func checkTrace(self string) error {
 // or "ctty MAJ:MIN", "leader session" (it leads its session and group),
 // "leader group" (its group only) or "leader none", one "event …" line per
 // event (a job's says whether it has a group of its own and shares the
-// shell's session; a leaderless child's whether it shares the shell's group
-// and session, and "zombie-leader" when it was seen running with its main
-// thread gone), and "exit N" or "exit none" when it did not exit on
-// its own.
+// shell's session; a leaderless child's whether it has a group of its own
+// or shares the shell's, whether it shares the shell's session, and
+// "zombie-leader" when it was seen running with its main thread gone), and
+// "exit N" or "exit none" when it did not exit on its own.
 func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("fakeshell does not support negation")
@@ -240,6 +240,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
 	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
 	leaderless := fs.Duration("leaderless", 0, "leave a child in the group whose main thread exits, running this long")
+	leaderlessJob := fs.Duration("leaderless-job", 0, "leave a child in a group of its own whose main thread exits, running this long")
 	detach := fs.Duration("detach", 0, "leave a child in a session of its own holding stdout open this long")
 	traceFor := fs.Duration("trace", 0, "leave a child in a session of its own tracing the shell this long")
 	fs.BoolVar(&b.ReadStdin, "stdin", false, "read a line from stdin")
@@ -260,7 +261,7 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	b.StderrAfter = unescape(ts, *stderrAfter)
 	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
 	b.AtMS, b.JobMS = int(*at/time.Millisecond), int(*job/time.Millisecond)
-	b.LeaderlessMS = int(*leaderless / time.Millisecond)
+	b.LeaderlessMS, b.LeaderlessJobMS = int(*leaderless/time.Millisecond), int(*leaderlessJob/time.Millisecond)
 	b.DetachMS, b.TraceMS = int(*detach/time.Millisecond), int(*traceFor/time.Millisecond)
 	if *until != "" {
 		b.Until = ts.MkAbs(*until)
@@ -344,6 +345,9 @@ func showFakeshell(ts *testscript.TestScript, args []string) {
 			}
 		}
 		if e.Event == "leaderless" && e.Child != 0 {
+			if e.Pgid == e.Child {
+				b.WriteString(" own-group")
+			}
 			if e.Pgid == st.Pgid {
 				b.WriteString(" same-group")
 			}
