@@ -28,6 +28,9 @@ const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
 //	[fsize]      the runner can start the implementation under a file-size
 //	             limit (impl start -fsize): a Unix system, and the kit's
 //	             own executable to play the helper
+//	[ptrace]     a fake shell's -trace works here: a child may trace its
+//	             parent (an error when unavailable and
+//	             APEXCHECK_REQUIRE_PROGRAMS is set)
 func (cfg *Config) condition(cond string) (bool, error) {
 	name, arg, _ := strings.Cut(cond, ":")
 	switch name {
@@ -47,6 +50,8 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return cfg.userns()
 	case "fsize":
 		return fsizeSupported && cfg.SelfExe != "", nil
+	case "ptrace":
+		return cfg.ptrace()
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,6 +146,59 @@ func checkOverlay(self string) error {
 	return nil
 }
 
+// ptraceChecks caches the [ptrace] answer per kit binary.
+var ptraceChecks sync.Map // SelfExe -> error
+
+// ptrace evaluates [ptrace]: whether a fake shell's -trace works here (a
+// child may trace its parent: no Yama scope above 1, no seccomp filter
+// against ptrace). When it does not and APEXCHECK_REQUIRE_PROGRAMS is set,
+// that is an error, as for [userns].
+func (cfg *Config) ptrace() (bool, error) {
+	err := errors.New("the runner has no kit executable (Config.SelfExe) to run a fake shell")
+	if cfg.SelfExe != "" {
+		v, ok := ptraceChecks.Load(cfg.SelfExe)
+		if !ok {
+			v, _ = ptraceChecks.LoadOrStore(cfg.SelfExe, checkTrace(cfg.SelfExe))
+		}
+		err, _ = v.(error)
+	}
+	if err != nil && os.Getenv(RequireProgramsVariable) != "" {
+		return false, fmt.Errorf("[ptrace] is unavailable and %s is set: %v", RequireProgramsVariable, err)
+	}
+	return err == nil, nil
+}
+
+// checkTrace runs a fake shell that is traced for 100 ms and reads its log.
+func checkTrace(self string) error {
+	dir, err := os.MkdirTemp("", "apexcheck-ptrace-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	shell := filepath.Join(dir, "sh")
+	if err := fakeshell.Install(self, shell, fakeshell.Behaviour{TraceMS: 100, Silent: true}); err != nil {
+		return err
+	}
+	if out, err := exec.Command(shell).CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+	}
+	invs, err := fakeshell.ReadLog(shell + ".log")
+	if err != nil {
+		return err
+	}
+	for _, inv := range invs {
+		for _, e := range inv.Events {
+			if e.Event == "trace" {
+				if e.Error != "" {
+					return errors.New(e.Error)
+				}
+				return nil
+			}
+		}
+	}
+	return errors.New("the fake shell logged no trace event")
+}
+
 // cmdFakeshell installs a fake login shell, or shows what one logged:
 //
 //	fakeshell [flags] FILE       install a fake login shell at FILE; it logs
@@ -158,10 +213,12 @@ func checkOverlay(self string) error {
 // after the PATH), -silent, -fish2 (entries space-separated), -exit N,
 // -sleep D, -until F (wait for a file), -at D (print D after the process
 // started), -ignore-term, -hold D (a child holds stdout open), -detach D
-// (a child in a session of its own holds stdout open), -job D (a
-// background job in a group of its own, as after `set -m`), -leaderless D
-// (a child in the shell's group whose main thread exits while another of
-// its threads runs on, so /proc shows it as a zombie),
+// (a child in a session of its own holds stdout open), -trace D (a child in
+// a session of its own traces the shell, which hides its death from its
+// parent), -job D (a background job in a group of its own, as after
+// `set -m`), -leaderless D (a child in the shell's group whose main thread
+// exits while another of its threads runs on, so /proc shows it as a
+// zombie), -leaderless-job D (the same child in a group of its own),
 // -stdin (read a line), -tty grab|read|grab,read (take or read /dev/tty),
 // -reject (reject -lic as tcsh does), -exec PROG (a recording shell: log,
 // then exec PROG with the same arguments), -tag T, -log F.
@@ -171,10 +228,10 @@ func checkOverlay(self string) error {
 // or "ctty MAJ:MIN", "leader session" (it leads its session and group),
 // "leader group" (its group only) or "leader none", one "event …" line per
 // event (a job's says whether it has a group of its own and shares the
-// shell's session; a leaderless child's whether it shares the shell's group
-// and session, and "zombie-leader" when it was seen running with its main
-// thread gone), and "exit N" or "exit none" when it did not exit on
-// its own.
+// shell's session; a leaderless child's whether it has a group of its own
+// or shares the shell's, whether it shares the shell's session, and
+// "zombie-leader" when it was seen running with its main thread gone), and
+// "exit N" or "exit none" when it did not exit on its own.
 func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("fakeshell does not support negation")
@@ -202,7 +259,9 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	fs.BoolVar(&b.IgnoreTERM, "ignore-term", false, "ignore SIGTERM, SIGHUP and SIGINT")
 	holdFor := fs.Duration("hold", 0, "leave a child holding stdout open this long")
 	leaderless := fs.Duration("leaderless", 0, "leave a child in the group whose main thread exits, running this long")
+	leaderlessJob := fs.Duration("leaderless-job", 0, "leave a child in a group of its own whose main thread exits, running this long")
 	detach := fs.Duration("detach", 0, "leave a child in a session of its own holding stdout open this long")
+	traceFor := fs.Duration("trace", 0, "leave a child in a session of its own tracing the shell this long")
 	fs.BoolVar(&b.ReadStdin, "stdin", false, "read a line from stdin")
 	tty := fs.String("tty", "", "grab, read or grab,read: use /dev/tty")
 	fs.BoolVar(&b.Reject, "reject", false, "reject -lic as tcsh does")
@@ -221,8 +280,8 @@ func (cfg *Config) cmdFakeshell(ts *testscript.TestScript, neg bool, args []stri
 	b.StderrAfter = unescape(ts, *stderrAfter)
 	b.SleepMS, b.HoldMS = int(*sleep/time.Millisecond), int(*holdFor/time.Millisecond)
 	b.AtMS, b.JobMS = int(*at/time.Millisecond), int(*job/time.Millisecond)
-	b.LeaderlessMS = int(*leaderless / time.Millisecond)
-	b.DetachMS = int(*detach / time.Millisecond)
+	b.LeaderlessMS, b.LeaderlessJobMS = int(*leaderless/time.Millisecond), int(*leaderlessJob/time.Millisecond)
+	b.DetachMS, b.TraceMS = int(*detach/time.Millisecond), int(*traceFor/time.Millisecond)
 	if *until != "" {
 		b.Until = ts.MkAbs(*until)
 	}
@@ -305,6 +364,9 @@ func showFakeshell(ts *testscript.TestScript, args []string) {
 			}
 		}
 		if e.Event == "leaderless" && e.Child != 0 {
+			if e.Pgid == e.Child {
+				b.WriteString(" own-group")
+			}
 			if e.Pgid == st.Pgid {
 				b.WriteString(" same-group")
 			}

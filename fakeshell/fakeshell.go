@@ -39,8 +39,10 @@ const holdVariable = "APEXCHECK_FAKESHELL_HOLD"
 
 // Behaviour is what one fake shell does, in this order: log its start;
 // ignore SIGTERM; take or read the terminal; read stdin; start a child
-// holding stdout; start a detached child holding stdout; start a
-// background job; leave a leaderless child; wait; print; log its end; exit.
+// holding stdout; start a detached child holding stdout; start a tracer;
+// start a background job; leave a leaderless child, then a leaderless job;
+// wait; print; log its
+// end; exit.
 type Behaviour struct {
 	// Log is the JSON-lines file every invocation appends to.
 	Log string `json:"log"`
@@ -94,6 +96,14 @@ type Behaviour struct {
 	// starts a daemon with setsid and no redirection: beyond the reach of
 	// a sweep of the shell's session (PATH-8, PATH-25).
 	DetachMS int `json:"detachMS,omitempty"`
+	// TraceMS, when positive, leaves a child in a session of its own, its
+	// standard streams on the null device, that traces the shell
+	// (PTRACE_SEIZE) for this long, passing every signal on, as a debugger
+	// or strace attached to a login shell does. The kernel reports a
+	// traced process's death to its tracer alone: until the tracer lets
+	// go, the shell's parent cannot see it die, even of SIGKILL. Linux
+	// only; it needs the right to trace (see the runner's [ptrace]).
+	TraceMS int `json:"traceMS,omitempty"`
 	// JobMS, when positive, starts a background job for this long as an
 	// rc that turns on job control (`set -m; cmd &`) does: a child in a
 	// process group of its own, still in the shell's session, with stdin
@@ -106,6 +116,12 @@ type Behaviour struct {
 	// the child as a zombie (state Z in /proc/PID/stat, an empty
 	// /proc/PID/environ) although it runs.
 	LeaderlessMS int `json:"leaderlessMS,omitempty"`
+	// LeaderlessJobMS is LeaderlessMS for a child in a process group of
+	// its own, still in the shell's session, as an rc that turns on job
+	// control (`set -m; prog &`) starts such a program: beyond a kill of
+	// the shell's group, so only a sweep of the session that counts it as
+	// live reaches it (PATH-25).
+	LeaderlessJobMS int `json:"leaderlessJobMS,omitempty"`
 	// ReadStdin reads a line from stdin first, as an rc that prompts.
 	ReadStdin bool `json:"readStdin,omitempty"`
 	// TTYGrab opens /dev/tty and takes the terminal as bash's job control

@@ -13,7 +13,8 @@ import (
 // "start" record; one that gets as far as exiting on its own writes an
 // "end" record; the events between say what it did.
 type Record struct {
-	// Event is start, stdin, tty, hold, detach, job, leaderless or end.
+	// Event is start, stdin, tty, hold, detach, trace, job, leaderless or
+	// end.
 	Event string `json:"event"`
 	Tag   string `json:"tag"`
 	Pid   int    `json:"pid"`
@@ -44,7 +45,8 @@ type Record struct {
 	// whether the shell made its own group the foreground.
 	Foreground int  `json:"foreground,omitempty"`
 	Grabbed    bool `json:"grabbed,omitempty"`
-	// hold, detach, job and leaderless: the child left behind.
+	// hold, detach, trace, job and leaderless: the child left behind (for
+	// trace, the tracer).
 	Child int `json:"child,omitempty"`
 	// leaderless: whether the child was seen with its main thread exited
 	// and another thread alive.

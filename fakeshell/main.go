@@ -21,6 +21,9 @@ func Main() int {
 	if ms := os.Getenv(holdVariable); ms != "" {
 		return hold(ms)
 	}
+	if ms := os.Getenv(traceVariable); ms != "" {
+		return trace(ms)
+	}
 	path := os.Getenv(ConfigVariable)
 	os.Unsetenv(RoleVariable)
 	os.Unsetenv(ConfigVariable)
@@ -69,14 +72,17 @@ func (b Behaviour) run(args []string) int {
 	if b.DetachMS > 0 {
 		appendRecord(b.Log, leave(b, pid, "detach", func() (int, error) { return startDetached(b.DetachMS) }, withStat))
 	}
+	if b.TraceMS > 0 {
+		appendRecord(b.Log, leave(b, pid, "trace", func() (int, error) { return startTracer(b.TraceMS) }, nil))
+	}
 	if b.JobMS > 0 {
 		appendRecord(b.Log, leave(b, pid, "job", func() (int, error) { return startJob(b.JobMS) }, withStat))
 	}
 	if b.LeaderlessMS > 0 {
-		appendRecord(b.Log, leave(b, pid, "leaderless", func() (int, error) { return startLeaderless(b.LeaderlessMS) }, func(r *Record) {
-			withStat(r)
-			r.Leaderless = waitLeaderless(r.Child, 5*time.Second)
-		}))
+		appendRecord(b.Log, leave(b, pid, "leaderless", func() (int, error) { return startLeaderless(b.LeaderlessMS, false) }, withLeaderless))
+	}
+	if b.LeaderlessJobMS > 0 {
+		appendRecord(b.Log, leave(b, pid, "leaderless", func() (int, error) { return startLeaderless(b.LeaderlessJobMS, true) }, withLeaderless))
 	}
 	if b.SleepMS > 0 {
 		time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
@@ -239,11 +245,23 @@ func startDetached(ms int) (int, error) {
 	return child{ms: ms, stdout: true, attr: &syscall.SysProcAttr{Setsid: true}, describe: "detached"}.start()
 }
 
-// startLeaderless starts a child in this process group that runs on for ms
-// milliseconds after its main thread has exited (see
-// Behaviour.LeaderlessMS). It holds nothing of the probe's open.
-func startLeaderless(ms int) (int, error) {
-	return child{ms: ms, env: []string{leaderlessVariable + "=1"}, describe: "leaderless"}.start()
+// startLeaderless starts a child that runs on for ms milliseconds after its
+// main thread has exited (see Behaviour.LeaderlessMS): in this process
+// group, or with ownGroup in a group of its own (LeaderlessJobMS). It holds
+// nothing of the probe's open.
+func startLeaderless(ms int, ownGroup bool) (int, error) {
+	c := child{ms: ms, env: []string{leaderlessVariable + "=1"}, describe: "leaderless"}
+	if ownGroup {
+		c.attr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	return c.start()
+}
+
+// withLeaderless adds the child's group and session to r, and whether it
+// was seen leaderless, waiting up to 5 s for its main thread to go.
+func withLeaderless(r *Record) {
+	withStat(r)
+	r.Leaderless = waitLeaderless(r.Child, 5*time.Second)
 }
 
 // leaderlessVariable makes the child hold starts leaderless.

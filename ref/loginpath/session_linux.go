@@ -53,8 +53,11 @@ func KillSession(sid int) {
 	}
 }
 
-// sessionMembers lists the live processes of session sid (zombies are
-// dead already, only unreaped), never this process.
+// sessionMembers lists the live processes of session sid, never this
+// process. A zombie is dead already, only unreaped, unless it is a process
+// whose main thread alone has exited (pthread_exit in its main thread):
+// /proc shows that one as a zombie while its other threads run, and it is
+// live while one of them is.
 func sessionMembers(sid int) []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	self := os.Getpid()
@@ -72,7 +75,10 @@ func sessionMembers(sid int) []int {
 			continue
 		}
 		f := strings.Fields(string(data[i+2:]))
-		if len(f) < 4 || f[3] != want || f[0] == "Z" || f[0] == "X" {
+		if len(f) < 4 || f[3] != want {
+			continue
+		}
+		if (f[0] == "Z" || f[0] == "X") && !liveThread(filepath.Dir(s)) {
 			continue
 		}
 		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(s)))
@@ -81,6 +87,27 @@ func sessionMembers(sid int) []int {
 		}
 	}
 	return pids
+}
+
+// liveThread reports whether the process of /proc directory dir, shown as
+// a zombie, still has a thread that is not: its main thread has exited
+// while others run on (PATH-25).
+func liveThread(dir string) bool {
+	tasks, _ := filepath.Glob(dir + "/task/[0-9]*/stat")
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue // the thread ended between the glob and the read
+		}
+		i := strings.LastIndexByte(string(data), ')')
+		if i < 0 || i+2 >= len(data) {
+			continue
+		}
+		if state := data[i+2]; state != 'Z' && state != 'X' {
+			return true
+		}
+	}
+	return false
 }
 
 // watchExit returns a channel closed when the started cmd has exited, and
