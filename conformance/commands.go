@@ -20,7 +20,7 @@ import (
 //
 //	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
 //	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go),
-//	      [-fsize BYTES]                           or under a file-size limit (fsize_unix.go)
+//	      [-tmpfs BYTES]                           or with TMPDIR a tmpfs of BYTES (pathprobe.go)
 //	impl shutdown | close | kill                  stop it three ways
 //	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
@@ -105,13 +105,13 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 			case args[i] == "-unset" && i+1 < len(args):
 				unset[args[i+1]] = true
 				i++
-			case (args[i] == "-pty" || args[i] == "-bin" || args[i] == "-fsize") && i+1 < len(args):
+			case (args[i] == "-pty" || args[i] == "-bin" || args[i] == "-tmpfs") && i+1 < len(args):
 				opt.set(ts, args[i], args[i+1])
 				i++
 			case strings.Contains(args[i], "="):
 				overrides = append(overrides, args[i])
 			default:
-				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [-fsize BYTES] [NAME=VALUE]...")
+				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [-tmpfs BYTES] [NAME=VALUE]...")
 			}
 		}
 		s.startWith(opt, overrides, unset)

@@ -25,9 +25,6 @@ const RequireProgramsVariable = "APEXCHECK_REQUIRE_PROGRAMS"
 //	             (impl start -bin): a private mount namespace with an
 //	             overlay, as root or in a user namespace (an error when
 //	             unavailable and APEXCHECK_REQUIRE_PROGRAMS is set)
-//	[fsize]      the runner can start the implementation under a file-size
-//	             limit (impl start -fsize): a Unix system, and the kit's
-//	             own executable to play the helper
 //	[ptrace]     a fake shell's -trace works here: a child may trace its
 //	             parent (an error when unavailable and
 //	             APEXCHECK_REQUIRE_PROGRAMS is set)
@@ -48,8 +45,6 @@ func (cfg *Config) condition(cond string) (bool, error) {
 		return os.Geteuid() == 0, nil
 	case "userns":
 		return cfg.userns()
-	case "fsize":
-		return fsizeSupported && cfg.SelfExe != "", nil
 	case "ptrace":
 		return cfg.ptrace()
 	}

@@ -32,13 +32,14 @@ import (
 //	                 /bin resolves to, mounted read-only, shows FILE as NAME
 //	                 (copied with its permission bits) ...
 //	-bin NAME=       ... or does not show NAME at all (fakeshell.Overlay)
-//	-fsize N         under a file-size limit of N bytes, with SIGXFSZ
-//	                 ignored, so that its writes past N bytes fail
-//	                 (fsize_unix.go)
+//	-tmpfs N         in a private mount namespace in which $TMPDIR is an
+//	                 empty tmpfs of N bytes, so that its writes there past
+//	                 N bytes fail with ENOSPC, as on a full disk
+//	                 (fakeshell.Overlay.Tmp)
 type startOptions struct {
 	pty   string
 	bin   map[string]string
-	fsize int64 // 0: no limit
+	tmpfs int64 // bytes; 0: TMPDIR as it is
 }
 
 func (o *startOptions) set(ts *testscript.TestScript, flag, value string) {
@@ -60,33 +61,30 @@ func (o *startOptions) set(ts *testscript.TestScript, flag, value string) {
 			o.bin = map[string]string{}
 		}
 		o.bin[name] = file
-	case "-fsize":
+	case "-tmpfs":
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil || n <= 0 {
-			ts.Fatalf("impl start -fsize %q: want a positive number of bytes", value)
+			ts.Fatalf("impl start -tmpfs %q: want a positive number of bytes", value)
 		}
-		o.fsize = n
+		o.tmpfs = n
 	}
 }
 
-func (o startOptions) zero() bool { return o.pty == "" && o.bin == nil && o.fsize == 0 }
+func (o startOptions) zero() bool { return o.pty == "" && o.bin == nil && o.tmpfs == 0 }
 
 // startSpecial starts the implementation as opt asks, with env.
 func (s *state) startSpecial(opt startOptions, env []string) (*Client, error) {
 	if s.cfg.SelfExe == "" {
-		return nil, errors.New("impl start -pty, -bin and -fsize need the kit's own executable (Config.SelfExe)")
+		return nil, errors.New("impl start -pty, -bin and -tmpfs need the kit's own executable (Config.SelfExe)")
 	}
 	special := 0
-	for _, set := range []bool{opt.pty != "", opt.bin != nil, opt.fsize != 0} {
+	for _, set := range []bool{opt.pty != "", opt.bin != nil, opt.tmpfs != 0} {
 		if set {
 			special++
 		}
 	}
 	if special > 1 {
-		s.ts.Fatalf("impl start: -pty, -bin and -fsize cannot be combined")
-	}
-	if opt.fsize != 0 {
-		return s.startFSize(opt.fsize, env)
+		s.ts.Fatalf("impl start: -pty, -bin and -tmpfs cannot be combined")
 	}
 	if opt.pty != "" {
 		return s.startPTY(opt.pty, env)
@@ -97,6 +95,9 @@ func (s *state) startSpecial(opt startOptions, env []string) (*Client, error) {
 		return nil, err
 	}
 	o := fakeshell.Overlay{Scratch: scratch, Files: opt.bin}
+	if opt.tmpfs != 0 {
+		o = fakeshell.Overlay{Tmp: s.ts.Getenv("TMPDIR"), TmpSize: opt.tmpfs}
+	}
 	cmd, err := o.Command(s.cfg.SelfExe, s.cfg.Impl, env)
 	if err != nil {
 		return nil, err

@@ -52,10 +52,9 @@ type Config struct {
 	KeepWork bool
 	// SelfExe is an executable that plays the kit's helpers by the value of
 	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
-	// program run with /bin changed (binoverlay), the session leader of a
-	// terminal scenario (ptyjob) and the starter of an implementation under
-	// a file-size limit (fsizelimit). Empty disables the fakeshell command,
-	// impl start -pty, -bin and -fsize, and makes [userns] and [fsize] false.
+	// program run with /bin or TMPDIR changed (binoverlay) and the session
+	// leader of a terminal scenario (ptyjob). Empty disables the fakeshell
+	// command, impl start -pty, -bin and -tmpfs, and makes [userns] false.
 	SelfExe string
 	// Capabilities overrides the handshake's capabilities when set (tests).
 	Capabilities map[string]bool

@@ -73,6 +73,15 @@ func (o Overlay) mount() error {
 	if err := syscall.Mount("none", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
+	if o.Tmp != "" {
+		// mode=1777, as /tmp: the program may create files there whatever
+		// its user inside the namespace.
+		opts := fmt.Sprintf("size=%d,mode=1777", o.TmpSize)
+		if err := syscall.Mount("apexcheck", o.Tmp, "tmpfs", 0, opts); err != nil {
+			return fmt.Errorf("mount a tmpfs of %d bytes on %s: %w", o.TmpSize, o.Tmp, err)
+		}
+		return nil
+	}
 	if err := syscall.Mount("apexcheck", o.Scratch, "tmpfs", 0, "mode=0755"); err != nil {
 		return fmt.Errorf("mount tmpfs on %s: %w", o.Scratch, err)
 	}

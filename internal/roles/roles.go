@@ -29,8 +29,7 @@ func Dispatch() {
 	}
 	// The helpers of the login PATH probe's scenarios (conformance
 	// pathprobe.go): a fake login shell, a program run with /bin changed,
-	// and the session leader of a terminal scenario; and the starter of an
-	// implementation under a file-size limit (conformance fsize_unix.go).
+	// and the session leader of a terminal scenario.
 	switch os.Getenv(RoleVariable) {
 	case fakeshell.Role:
 		os.Exit(fakeshell.Main())
@@ -38,7 +37,5 @@ func Dispatch() {
 		os.Exit(fakeshell.OverlayMain())
 	case conformance.PTYJobRole:
 		os.Exit(conformance.PTYJobMain())
-	case conformance.FSizeRole:
-		os.Exit(conformance.FSizeMain())
 	}
 }
