@@ -52,6 +52,9 @@ func cmdPacing(ts *testscript.TestScript, neg bool, args []string) {
 // cmdWaitupdate waits until the -async call NAME has received an update
 // whose text matches REGEXP: how a scenario learns that output reached the
 // model while the command still runs, by an event rather than a sleep.
+// With -count N it waits for N such updates: output that decodes to no text
+// yet (a partial character, the start of a byte order mark) is seen only as
+// one more update with an empty text after the first (OUT-28, OUT-29).
 func cmdWaitupdate(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	if neg {
@@ -59,9 +62,10 @@ func cmdWaitupdate(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fs := newFlags(ts, "waitupdate")
 	within := fs.Duration("within", 0, "bound on the wait")
+	count := fs.Int("count", 1, "number of matching updates to wait for")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 2 {
-		ts.Fatalf("usage: waitupdate [-within D] NAME REGEXP")
+	if fs.NArg() != 2 || *count < 1 {
+		ts.Fatalf("usage: waitupdate [-within D] [-count N] NAME REGEXP")
 	}
 	p := s.calls[fs.Arg(0)]
 	if p == nil {
@@ -79,12 +83,13 @@ func cmdWaitupdate(ts *testscript.TestScript, neg bool, args []string) {
 		bound = s.cfg.bound()
 	}
 	matches := func() bool {
+		n := 0
 		for _, u := range p.Updates() {
 			if re.MatchString(u.Text) {
-				return true
+				n++
 			}
 		}
-		return false
+		return n >= *count
 	}
 	deadline := time.NewTimer(bound)
 	defer deadline.Stop()
@@ -97,9 +102,9 @@ func cmdWaitupdate(ts *testscript.TestScript, neg bool, args []string) {
 			if matches() {
 				return
 			}
-			ts.Fatalf("waitupdate: call %q ended with no update matching %q; its updates:\n%s", fs.Arg(0), fs.Arg(1), updateTexts(p))
+			ts.Fatalf("waitupdate: call %q ended with fewer than %d update(s) matching %q; its updates:\n%s", fs.Arg(0), *count, fs.Arg(1), updateTexts(p))
 		case <-deadline.C:
-			ts.Fatalf("waitupdate: no update of call %q matched %q within %v; its updates:\n%s", fs.Arg(0), fs.Arg(1), bound, updateTexts(p))
+			ts.Fatalf("waitupdate: fewer than %d update(s) of call %q matched %q within %v; its updates:\n%s", *count, fs.Arg(0), fs.Arg(1), bound, updateTexts(p))
 		case <-tick.C:
 		}
 	}
