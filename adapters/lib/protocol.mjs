@@ -40,20 +40,27 @@ export function redirectConsole(methods) {
 const tempDirs = [];
 
 /**
- * tempHome points the environment variable envVar at a new temporary
- * directory, removed on shutdown, unless it is already set, so the tool
- * writes nothing to the user's home.
+ * tempHome points the environment variable envVar at a new directory,
+ * removed on shutdown, unless it is already set, so the tool keeps its own
+ * state (settings, project lists) out of the user's real configuration.
  */
 export function tempHome(envVar, prefix) {
 	if (process.env[envVar]) return;
-	// The temporary directory, or the working directory when it cannot be
-	// written (a scenario may make it so); either way not the user's home.
+	// Under $HOME first (under the kit, the scenario's own $WORK/home), not
+	// in $TMPDIR: a scenario may make $TMPDIR a small full disk (impl start
+	// -tmpfs) for the tool's full-output file, and the tool's own state
+	// there would fill it before any command runs, which no user's disk
+	// does. Then the temporary directory, then the working directory.
 	let dir;
-	try {
-		dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-	} catch {
-		dir = fs.mkdtempSync(path.join(process.cwd(), `.${prefix}`));
+	for (const parent of [os.homedir(), os.tmpdir(), process.cwd()]) {
+		try {
+			dir = fs.mkdtempSync(path.join(parent, parent === process.cwd() ? `.${prefix}` : prefix));
+			break;
+		} catch {
+			// not writable: the next one
+		}
 	}
+	if (!dir) throw new Error(`tempHome: no writable directory for ${envVar}`);
 	process.env[envVar] = dir;
 	tempDirs.push(dir);
 }
