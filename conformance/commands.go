@@ -46,6 +46,8 @@ import (
 //	tty type|unread TEXT | foreground | stopped   the terminal of `impl start -pty` (tty_linux.go)
 //	pacing INTERVAL                               the last call's updates were at most one per INTERVAL (pacing.go)
 //	waitupdate [-within D] NAME REGEXP            wait for an update of an async call (pacing.go)
+//	clock NAME                                    set $NAME to the runner's monotonic time in seconds (clock.go)
+//	elapsed [-ppm N] S A B C D SLACK              S seconds is within stamps A→B and C→D, ± SLACK (clock.go)
 //	fakeshell [flags] FILE | show [-n N] LOG      install a fake login shell, show its log (needs SelfExe)
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -71,6 +73,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"tty":          cmdTTY,
 		"pacing":       cmdPacing,
 		"waitupdate":   cmdWaitupdate,
+		"clock":        cmdClock,
+		"elapsed":      cmdElapsed,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/background"
@@ -23,6 +24,18 @@ func init() {
 		Serve: withBackground(func(tool.Background) tool.Background {
 			return background.New(background.Options{Kill: func(p *shellexec.Process) {
 				syscall.Kill(p.Pid(), syscall.SIGKILL)
+			}})
+		}),
+	})
+	Register("bg-kill-fixed-wait", Variant{
+		Defect: "answers a kill call only after a fixed 5 s wait, however soon the command ended (BG-28)",
+		// The kill is right and so is every later retrieval; only the
+		// answer comes seconds after the entry has ended.
+		Scenarios: `^bg_kill_answers_promptly$`,
+		Serve: withBackground(func(tool.Background) tool.Background {
+			return background.New(background.Options{Kill: func(p *shellexec.Process) {
+				p.KillGroup()
+				time.Sleep(background.KillWait)
 			}})
 		}),
 	})
