@@ -116,16 +116,24 @@ var usernsChecks sync.Map // SelfExe -> error
 // APEXCHECK_REQUIRE_PROGRAMS is set, that is an error: CI must not skip
 // the fallback-chain scenarios.
 func (cfg *Config) userns() (bool, error) {
-	err := errors.New("the runner has no kit executable (Config.SelfExe) to set the overlay up")
+	return cfg.probeCondition("userns", &usernsChecks, "to set the overlay up", checkOverlay)
+}
+
+// probeCondition evaluates a condition that costs a process start, once
+// per kit binary (cached in checks): check(SelfExe) says why it is false,
+// or nil. When it is false and APEXCHECK_REQUIRE_PROGRAMS is set, that is
+// an error, so that CI never skips what it could have run.
+func (cfg *Config) probeCondition(name string, checks *sync.Map, need string, check func(self string) error) (bool, error) {
+	err := fmt.Errorf("the runner has no kit executable (Config.SelfExe) %s", need)
 	if cfg.SelfExe != "" {
-		v, ok := usernsChecks.Load(cfg.SelfExe)
+		v, ok := checks.Load(cfg.SelfExe)
 		if !ok {
-			v, _ = usernsChecks.LoadOrStore(cfg.SelfExe, checkOverlay(cfg.SelfExe))
+			v, _ = checks.LoadOrStore(cfg.SelfExe, check(cfg.SelfExe))
 		}
 		err, _ = v.(error)
 	}
 	if err != nil && os.Getenv(RequireProgramsVariable) != "" {
-		return false, fmt.Errorf("[userns] is unavailable and %s is set: %v", RequireProgramsVariable, err)
+		return false, fmt.Errorf("[%s] is unavailable and %s is set: %v", name, RequireProgramsVariable, err)
 	}
 	return err == nil, nil
 }
@@ -155,18 +163,7 @@ var ptraceChecks sync.Map // SelfExe -> error
 // against ptrace). When it does not and APEXCHECK_REQUIRE_PROGRAMS is set,
 // that is an error, as for [userns].
 func (cfg *Config) ptrace() (bool, error) {
-	err := errors.New("the runner has no kit executable (Config.SelfExe) to run a fake shell")
-	if cfg.SelfExe != "" {
-		v, ok := ptraceChecks.Load(cfg.SelfExe)
-		if !ok {
-			v, _ = ptraceChecks.LoadOrStore(cfg.SelfExe, checkTrace(cfg.SelfExe))
-		}
-		err, _ = v.(error)
-	}
-	if err != nil && os.Getenv(RequireProgramsVariable) != "" {
-		return false, fmt.Errorf("[ptrace] is unavailable and %s is set: %v", RequireProgramsVariable, err)
-	}
-	return err == nil, nil
+	return cfg.probeCondition("ptrace", &ptraceChecks, "to run a fake shell", checkTrace)
 }
 
 // checkTrace runs a fake shell that is traced for 100 ms and reads its log.
