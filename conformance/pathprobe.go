@@ -90,13 +90,15 @@ func (s *state) startSpecial(opt startOptions, env []string) (*Client, error) {
 		return s.startPTY(opt.pty, env)
 	}
 	work := s.ts.Getenv("WORK")
-	scratch, err := os.MkdirTemp(work, ".binoverlay-")
-	if err != nil {
-		return nil, err
-	}
-	o := fakeshell.Overlay{Scratch: scratch, Files: opt.bin}
-	if opt.tmpfs != 0 {
-		o = fakeshell.Overlay{Tmp: s.ts.Getenv("TMPDIR"), TmpSize: opt.tmpfs}
+	o := fakeshell.Overlay{Tmp: s.ts.Getenv("TMPDIR"), TmpSize: opt.tmpfs}
+	if opt.tmpfs == 0 {
+		// A bin overlay needs a scratch directory for its tmpfs; a full
+		// TMPDIR is a tmpfs of its own.
+		scratch, err := os.MkdirTemp(work, ".binoverlay-")
+		if err != nil {
+			return nil, err
+		}
+		o = fakeshell.Overlay{Scratch: scratch, Files: opt.bin}
 	}
 	cmd, err := o.Command(s.cfg.SelfExe, s.cfg.Impl, env)
 	if err != nil {
