@@ -26,6 +26,10 @@ import (
 type Variant struct {
 	// Defect says what is wrong, as a reviewer would put it.
 	Defect string
+	// Clause is the ID of the MUST clause the defect breaks (spec/), the
+	// one a porter would be reading when they made it. Empty on variants
+	// written before clauses were recorded.
+	Clause string
 	// Scenarios is a regexp selecting the scenarios that must catch it.
 	Scenarios string
 	// Serve runs the variant on stdin and stdout.
