@@ -18,6 +18,10 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/validate"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/mcpbridge"
 	"github.com/apexcheck/apexcheck/internal/version"
 	"github.com/apexcheck/apexcheck/protocol"
@@ -36,9 +40,9 @@ const (
 	ExitInterrupted = 130
 )
 
-// suite is what the command certifies against: the embedded spec and
+// embedded is what the command certifies against: the embedded spec and
 // scenarios. Tests substitute small synthetic suites.
-var suite = struct {
+var embedded = struct {
 	Spec, Scripts fs.FS
 	// Data is the tree the suite digest covers: the scenarios and the
 	// data they read.
@@ -186,7 +190,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	if code, done := fs.parse(args, 0); done {
 		return code
 	}
-	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	digest, err := suite.Digest(embedded.Data, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck version:", err)
 		return ExitUsage
@@ -215,7 +219,7 @@ type implFlags struct {
 
 func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.impl, "impl", "", "implementation command line `CMD ARGS` (default: this binary's reference, `apexcheck serve`); relative paths in it are made absolute")
-	fs.DurationVar(&f.bound, "bound", conformance.DefaultBound, "bound on every wait for the implementation")
+	fs.DurationVar(&f.bound, "bound", client.DefaultBound, "bound on every wait for the implementation")
 	f.mcp.register(fs)
 }
 
@@ -265,7 +269,7 @@ func absPaths(words []string) {
 // as this run did.
 func (f *runFlags) rerunFlags() []string {
 	var out []string
-	if f.bound != conformance.DefaultBound {
+	if f.bound != client.DefaultBound {
 		out = append(out, "--bound", f.bound.String())
 	}
 	return out
@@ -348,12 +352,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fs.usageError(err)
 	}
-	cfg := conformance.Config{Impl: argv, Scripts: suite.Scripts, Dir: ".", Parallel: f.parallel,
+	cfg := conformance.Config{Impl: argv, Scripts: embedded.Scripts, Dir: ".", Parallel: f.parallel, Tracker: new(client.Tracker),
 		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
 	if f.failFast {
 		cfg.MaxFail = 1
 	}
-	all, err := conformance.LoadScenarios(suite.Scripts, ".")
+	all, err := suite.LoadScenarios(embedded.Scripts, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
@@ -362,12 +366,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return fs.usageError(err)
 	}
 	profile := cfg.Profile
-	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	digest, err := suite.Digest(embedded.Data, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	clauses, err := conformance.LoadClauses(suite.Spec)
+	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
@@ -375,9 +379,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	// ledger checks the run; previous only lends its reviewed reasons to a
 	// draft (--write-expect), which is how a ledger for an older suite is
 	// brought up to date.
-	var ledger, previous *conformance.Ledger
+	var ledger, previous *verdict.Ledger
 	if f.expect != "" {
-		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
+		if ledger, err = verdict.LoadLedger(f.expect); err == nil {
 			previous = ledger
 			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
 			if err == nil {
@@ -394,9 +398,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if ledger != nil {
-		cfg.CountsAsFailure = func(r conformance.Result) bool {
+		cfg.CountsAsFailure = func(r suite.Result) bool {
 			st, _ := ledger.Classify(r)
-			return st == conformance.UnexpectedFailure
+			return st == verdict.UnexpectedFailure
 		}
 	}
 	selected, err := cfg.Selected()
@@ -413,9 +417,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
 		// The reports say it too: in CI they are often all anyone reads.
-		rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile,
+		rep := &verdict.Report{Kit: version.Kit, Suite: digest, Profile: profile,
 			Implementation: protocol.Implementation{Name: strings.Join(cfg.Impl, " ")}, Command: f.commandLine(),
-			ScriptDir: "testdata/scripts", Started: time.Now(), SetupError: conformance.NewSetupError(err)}
+			ScriptDir: "testdata/scripts", Started: time.Now(), SetupError: verdict.NewSetupError(err)}
 		if err := writeReports(rep, &f, stdout); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 		}
@@ -423,7 +427,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	impl := *hello.Hello.Implementation
 	cfg.Capabilities = hello.Capabilities()
-	fmt.Fprintf(stdout, "apexcheck %s (suite %s, profile %s) checking %s %s (%s)\n", version.Kit, conformance.ShortDigest(digest), profile, impl.Name, impl.Version, impl.Language)
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s, profile %s) checking %s %s (%s)\n", version.Kit, suite.ShortDigest(digest), profile, impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
 	if ledger != nil {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures): a failure the ledger lists is expected and counts as a pass; the run fails only where it differs from the ledger\n", ledger.Path, len(ledger.Expected))
@@ -431,16 +435,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 	// The report is built before the run, so that each failure printed as
 	// it happens reads as it will in the reports.
-	rep := &conformance.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
+	rep := &verdict.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
 		Capabilities: sortedKeys(cfg.Capabilities), Command: f.commandLine(), ScriptDir: "testdata/scripts",
-		Ledger: ledger, Clauses: clauses, Scripts: suite.Scripts, RerunFlags: f.rerunFlags()}
+		Ledger: ledger, Clauses: clauses, Scripts: embedded.Scripts, RerunFlags: f.rerunFlags()}
 	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
-	cfg.OnResult = func(r conformance.Result) {
+	cfg.OnResult = func(r suite.Result) {
 		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
 	}
 	cfg.OnStart = prog.start
 	start := time.Now()
-	stopWatching := stopOnSignal(stderr, prog.done)
+	stopWatching := stopOnSignal(stderr, cfg.Tracker, prog.done)
 	results, err := conformance.Run(cfg)
 	stopWatching()
 	prog.done()
@@ -465,7 +469,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
+			return verdict.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			code = ExitUsage
@@ -477,7 +481,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return certifyShard(stdout, stderr, rep, selected, f.shard, code, ledger)
 	}
 	if f.certify {
-		cert := conformance.Certify(rep, all, clauses, time.Now())
+		cert := verdict.Certify(rep, all, clauses, time.Now())
 		fmt.Fprintln(stdout)
 		cert.WriteText(stdout)
 		if f.certFile != "" {
@@ -507,43 +511,43 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 // printResult prints one scenario's outcome: every one with -v, else only
 // those that failed, errored or disagree with the ledger. A failure gets
-// its whole block (conformance.Failure): where, which clauses, expected
+// its whole block (verdict.Failure): where, which clauses, expected
 // and got, stderr, the rerun command; -v adds the scenario's log before it.
-func printResult(w io.Writer, rep *conformance.Report, r conformance.Result, verbose bool) {
+func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool) {
 	st, e := rep.Ledger.Classify(r)
-	if !verbose && st != conformance.UnexpectedFailure && st != conformance.UnexpectedPass {
+	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass {
 		return
 	}
 	label := strings.ToUpper(string(r.Outcome))
 	switch st {
-	case conformance.ExpectedFailure:
+	case verdict.ExpectedFailure:
 		label = "XFAIL"
-	case conformance.UnexpectedPass:
+	case verdict.UnexpectedPass:
 		label = "XPASS"
 	}
 	fmt.Fprintf(w, "%-8s %s (%.1fs)\n", label, r.Scenario.Name, r.Duration.Seconds())
 	switch {
-	case st == conformance.UnexpectedPass:
+	case st == verdict.UnexpectedPass:
 		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
-	case st == conformance.ExpectedFailure:
+	case st == verdict.ExpectedFailure:
 		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
-	case st == conformance.FlakyPass:
+	case st == verdict.FlakyPass:
 		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
-	case r.Outcome == conformance.Failed || r.Outcome == conformance.Errored:
+	case r.Outcome == suite.Failed || r.Outcome == suite.Errored:
 		if verbose && r.Log != "" {
 			// The whole log: each command and its output, which the
 			// block's diff and tails summarise.
-			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, conformance.LogTail(r.Log, conformance.MaxLog)))))
+			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog)))))
 		}
 		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
-	case r.Outcome == conformance.Skipped && r.Message != "":
+	case r.Outcome == suite.Skipped && r.Message != "":
 		fmt.Fprintln(w, indent(r.Message))
 	}
 }
 
 // writeReports writes every report the flags ask for, and the GitHub
 // annotations when running in GitHub Actions.
-func writeReports(rep *conformance.Report, f *runFlags, stdout io.Writer) error {
+func writeReports(rep *verdict.Report, f *runFlags, stdout io.Writer) error {
 	var errs []error
 	for _, out := range []struct {
 		file  string
@@ -588,15 +592,15 @@ func writeFile(name string, write func(io.Writer) error) error {
 
 // writeSummary prints passed / failed / errored / skipped per area and in
 // total. Skips are never counted as passes.
-func writeSummary(w io.Writer, results []conformance.Result) {
+func writeSummary(w io.Writer, results []suite.Result) {
 	fmt.Fprintf(w, "\n%-12s %7s %7s %7s %7s\n", "area", "passed", "failed", "errored", "skipped")
-	line := func(name string, t conformance.Totals) {
+	line := func(name string, t suite.Totals) {
 		fmt.Fprintf(w, "%-12s %7d %7d %7d %7d\n", name, t.Passed, t.Failed, t.Errored, t.Skipped)
 	}
-	for _, a := range conformance.CountByArea(results) {
+	for _, a := range suite.CountByArea(results) {
 		line(a.Area, a.Totals)
 	}
-	total := conformance.Count(results)
+	total := suite.Count(results)
 	line("total", total)
 	writeSkips(w, results)
 	fmt.Fprintln(w, total)
@@ -605,10 +609,10 @@ func writeSummary(w io.Writer, results []conformance.Result) {
 // writeSkips prints the skipped scenarios grouped by reason, largest group
 // first, so that "58 skipped" reads as what it is: a capability not
 // declared, a program not installed, a kernel feature missing.
-func writeSkips(w io.Writer, results []conformance.Result) {
+func writeSkips(w io.Writer, results []suite.Result) {
 	groups := map[string][]string{}
 	for _, r := range results {
-		if r.Outcome == conformance.Skipped {
+		if r.Outcome == suite.Skipped {
 			reason := skipReason(r.Message)
 			groups[reason] = append(groups[reason], r.Scenario.Name)
 		}
@@ -653,7 +657,7 @@ func skipReason(msg string) string {
 	return msg
 }
 
-func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
+func writeVerdict(w io.Writer, l *verdict.Ledger, v verdict.Verdict) {
 	if v.OK() {
 		fmt.Fprintf(w, "the run matches the ledger %s: %d expected failures", l.Path, len(v.Expected))
 	} else {
@@ -677,12 +681,12 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	if code, done := fs.parse(args, 0); done {
 		return code
 	}
-	all, err := conformance.LoadScenarios(suite.Scripts, ".")
+	all, err := suite.LoadScenarios(embedded.Scripts, ".")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck list:", err)
 		return ExitUsage
 	}
-	cfg := conformance.Config{Scripts: suite.Scripts, Dir: "."}
+	cfg := conformance.Config{Scripts: embedded.Scripts, Dir: "."}
 	if err := sel.apply(&cfg, all); err != nil {
 		return fs.usageError(err)
 	}
@@ -724,7 +728,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		return fs.usageError(errors.New("want one clause ID, such as EXEC-10"))
 	}
 	id := strings.ToUpper(fs.Arg(0))
-	clauses, err := conformance.LoadClauses(suite.Spec)
+	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck explain:", err)
 		return ExitUsage
@@ -734,7 +738,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s (%s%s; %s) spec/%s\n%s\n\nscenarios:\n", c.ID, c.Level, coreMarker(c), c.Provenance, c.File, c.Text)
-		scenarios, _ := conformance.LoadScenarios(suite.Scripts, ".")
+		scenarios, _ := suite.LoadScenarios(embedded.Scripts, ".")
 		n := 0
 		for _, s := range scenarios {
 			for _, sc := range s.Clauses {
@@ -765,17 +769,17 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fset.usageError(err)
 	}
-	data, err := fs.ReadFile(suite.Spec, "protocol.schema.json")
+	data, err := fs.ReadFile(embedded.Spec, "protocol.schema.json")
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck validate:", err)
 		return ExitUsage
 	}
-	schema, err := conformance.ParseSchema(data)
+	schema, err := validate.ParseSchema(data)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck validate:", err)
 		return ExitUsage
 	}
-	v, err := conformance.Validate(conformance.Config{Impl: argv, Bound: f.bound}, schema)
+	v, err := validate.Run(argv, f.bound, schema)
 	if v != nil {
 		v.WriteText(stdout, *verbose)
 	}

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
@@ -55,23 +56,23 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck merge:", err)
 		return ExitUsage
 	}
-	var shards []*conformance.ShardReport
+	var shards []*verdict.ShardReport
 	for _, file := range files {
-		sr, err := conformance.LoadShardReport(file)
+		sr, err := verdict.LoadShardReport(file)
 		if err != nil {
 			return fail(err)
 		}
 		shards = append(shards, sr)
 	}
-	all, err := conformance.LoadScenarios(suite.Scripts, ".")
+	all, err := suite.LoadScenarios(embedded.Scripts, ".")
 	if err != nil {
 		return fail(err)
 	}
-	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	digest, err := suite.Digest(embedded.Data, ".")
 	if err != nil {
 		return fail(err)
 	}
-	rep, err := conformance.MergeReports(shards, all, digest)
+	rep, err := verdict.MergeReports(shards, all, digest)
 	if err != nil {
 		return fail(err)
 	}
@@ -80,12 +81,12 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		// the same suite only changes how reports are written.
 		fmt.Fprintf(stderr, "apexcheck merge: note: the reports were written by apexcheck %s, this is %s\n", rep.Kit, version.Kit)
 	}
-	clauses, err := conformance.LoadClauses(suite.Spec)
+	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		return fail(err)
 	}
 	if f.expect != "" {
-		l, err := conformance.LoadLedger(f.expect)
+		l, err := verdict.LoadLedger(f.expect)
 		if err == nil {
 			err = l.CheckSuite(digest, version.Kit, all, clauses)
 		}
@@ -96,7 +97,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	impl := rep.Implementation
 	fmt.Fprintf(stdout, "apexcheck %s (suite %s) merging %d reports of %s %s (%s)\n",
-		version.Kit, conformance.ShortDigest(digest), len(shards), impl.Name, impl.Version, impl.Language)
+		version.Kit, suite.ShortDigest(digest), len(shards), impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(rep.Capabilities, " "))
 	if rep.Ledger != nil {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", rep.Ledger.Path, len(rep.Ledger.Expected))
@@ -118,7 +119,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		code = ExitNotConformant
 	}
 	if f.certify {
-		cert := conformance.Certify(rep, all, clauses, time.Now())
+		cert := verdict.Certify(rep, all, clauses, time.Now())
 		fmt.Fprintln(stdout)
 		cert.WriteText(stdout)
 		if f.certFile != "" {
@@ -140,7 +141,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 
 // writeCertificate writes a certificate as text, or as JSON when the file
 // name ends in .json.
-func writeCertificate(file string, cert conformance.Certificate) error {
+func writeCertificate(file string, cert verdict.Certificate) error {
 	return writeFile(file, func(w io.Writer) error {
 		if strings.HasSuffix(file, ".json") {
 			return cert.WriteJSON(w)
@@ -154,13 +155,13 @@ func writeCertificate(file string, cert conformance.Certificate) error {
 // MUST scenario that failed, errored or was skipped denies) and says that
 // the certificate comes from apexcheck merge. code is the run's exit code
 // so far; with a ledger, the ledger keeps deciding.
-func certifyShard(stdout, stderr io.Writer, rep *conformance.Report, selected []conformance.Scenario, shard string, code int, ledger *conformance.Ledger) int {
-	clauses, err := conformance.LoadClauses(suite.Spec)
+func certifyShard(stdout, stderr io.Writer, rep *verdict.Report, selected []suite.Scenario, shard string, code int, ledger *verdict.Ledger) int {
+	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
 		return ExitUsage
 	}
-	cert := conformance.Certify(rep, selected, clauses, time.Now())
+	cert := verdict.Certify(rep, selected, clauses, time.Now())
 	fmt.Fprintf(stdout, "\nshard %s: %d of %d MUST scenarios ran and passed\n", shard, cert.Totals.MustPassed, cert.Totals.MustTotal)
 	for _, d := range cert.Denied {
 		fmt.Fprintf(stdout, "  denies certification: %s\n", d)
