@@ -14,7 +14,7 @@
 //	conformance           the runner: Config, Run, Test, Handshake (this package)
 //	conformance/matrix    compare runs of several implementations: the matrix, as Markdown and HTML
 //	conformance/verdict   reports in every format, the expectation ledger, the certificate,
-//	                      merging shard reports
+//	                      merging shard reports, and Judge, which decides a run's exit status
 //	conformance/script    the scenario command language (impl, call, field, tty, …) and the
 //	                      per-scenario state it keeps; spec/INTERPRETING.md documents it
 //	conformance/validate  checking an implementation's messages against the protocol schema

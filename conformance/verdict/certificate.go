@@ -40,6 +40,11 @@ type Certificate struct {
 	// Notes lists SHOULD and MAY scenarios that did not pass, and
 	// scenarios that skipped themselves as not applicable.
 	Notes []string `json:"notes,omitempty"`
+	// Shard, when set, is the shard of the suite ("2/4") whose scenarios
+	// alone the certificate judges: it certifies nothing by itself (the
+	// certificate comes from merging every shard's report), and only its
+	// denials count (see [Judge]).
+	Shard string `json:"shard,omitempty"`
 }
 
 // CertificateTotals are the counts a certificate states.
