@@ -29,15 +29,15 @@ type Config struct {
 	Dir     string
 	// Run selects scenarios by name; nil runs all.
 	Run *regexp.Regexp
-	// Profile selects the scenarios of one profile; empty is Apex, every
+	// Profile selects the scenarios of one profile; empty is [suite.Apex], every
 	// scenario.
 	Profile suite.Profile
 	// Select, when set, further selects scenarios (for example a shard of
-	// the suite, see Shard); nil selects all that Run selects.
+	// the suite, see [suite.Shard]); nil selects all that Run selects.
 	Select func(suite.Scenario) bool
 	// Parallel is the number of scenarios run at once; 0 means GOMAXPROCS×2.
 	Parallel int
-	// Bound overrides DefaultBound.
+	// Bound overrides [client.DefaultBound].
 	Bound time.Duration
 	// KeepWork keeps the work directory of failed and errored scenarios.
 	KeepWork bool
@@ -63,7 +63,7 @@ type Config struct {
 	// ledger counts only the unexpected ones.
 	CountsAsFailure func(suite.Result) bool
 	// Tracker, when set, tracks the run's implementations, processes and
-	// temporary directories, so that Tracker.Interrupt can end them when
+	// temporary directories, so that [client.Tracker.Interrupt] can end them when
 	// the run is stopped by a signal.
 	Tracker *client.Tracker
 }

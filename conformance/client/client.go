@@ -93,7 +93,7 @@ type Options struct {
 	// decoding into the protocol types.
 	Trace func(line []byte)
 	// Tracker, when set, tracks the implementation while it runs, so that
-	// Tracker.Interrupt can kill it; once the tracker is interrupted, no
+	// [Tracker.Interrupt] can kill it; once the tracker is interrupted, no
 	// start through it succeeds.
 	Tracker *Tracker
 	// Started, when set, runs once the process exists and before the
@@ -123,7 +123,7 @@ func Start(argv, env []string, dir string, bound time.Duration, opt Options) (*C
 	return StartCmd(cmd, bound, opt)
 }
 
-// Handshake starts argv as Start does and shuts it down at once, to learn
+// Handshake starts argv as [Start] does and shuts it down at once, to learn
 // its identity and capabilities (Hello, Capabilities) outside any
 // scenario.
 func Handshake(argv, env []string, dir string, bound time.Duration, opt Options) (*Client, error) {

@@ -9,7 +9,7 @@ import (
 
 // Tracker is what a run has started and not yet cleaned up: its
 // implementations, the markers of scenarios in progress (every process an
-// implementation started carries one, MarkerVariable) and the run's
+// implementation started carries one, [MarkerVariable]) and the run's
 // temporary directories. Interrupt ends them when the run itself is
 // stopped by a signal, which skips the deferred clean-ups that normally do
 // it.

@@ -17,7 +17,7 @@ type Config struct {
 	// Impl is the implementation's command line.
 	Impl []string
 	// Bound bounds every wait for the implementation; zero is
-	// client.DefaultBound.
+	// [client.DefaultBound].
 	Bound time.Duration
 	// SelfExe is an executable that plays the kit's helpers by the value of
 	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
@@ -28,7 +28,7 @@ type Config struct {
 	// Capabilities are what the implementation declared, for [cap:NAME].
 	Capabilities map[string]bool
 	// Tracker, when set, tracks every implementation and marker the
-	// scenarios start, so that Tracker.Interrupt can end them.
+	// scenarios start, so that [client.Tracker.Interrupt] can end them.
 	Tracker *client.Tracker
 }
 

@@ -25,7 +25,7 @@ type Result struct {
 	Message  string
 	Log      string
 	Duration time.Duration
-	// WorkDir is kept when Config.KeepWork is set and the scenario did not
+	// WorkDir is kept when the runner's Config.KeepWork is set and the scenario did not
 	// pass.
 	WorkDir string
 }

@@ -16,7 +16,7 @@ import (
 // pointers, type, const, enum, properties, required, items, minItems,
 // uniqueItems, minLength, minimum, anyOf, oneOf and allOf. Annotation
 // keywords (title, description, default) are ignored; any other keyword
-// makes ParseSchema fail, so the checker never silently under-checks a
+// makes [ParseSchema] fail, so the checker never silently under-checks a
 // schema that grew.
 //
 // Beyond the standard, Validate reports members an object schema does not

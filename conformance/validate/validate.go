@@ -101,7 +101,7 @@ func (v *Validation) Errors() int {
 // Run starts the implementation impl once, runs the canned exchanges and
 // checks every message both ways against the schema: the hello, every
 // update and final response, and the runner's own requests. bound bounds
-// every wait (zero: client.DefaultBound). It fails only when the
+// every wait (zero: [client.DefaultBound]). It fails only when the
 // implementation cannot be driven at all (no handshake, a crash, a hang
 // past the bound); what it says that the schema does not allow is
 // reported in the Validation.

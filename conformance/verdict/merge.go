@@ -17,7 +17,7 @@ import (
 )
 
 // ShardReport is a JSON Lines report read back from a file (usually one
-// shard of a CI matrix, written with --shard and --json), for MergeReports.
+// shard of a CI matrix, written with --shard and --json), for [MergeReports].
 type ShardReport struct {
 	// Name is where the report came from, for messages.
 	Name string
@@ -27,14 +27,14 @@ type ShardReport struct {
 	header map[string]json.RawMessage
 }
 
-// ErrMerge wraps every reason MergeReports refuses its reports.
+// ErrMerge wraps every reason [MergeReports] refuses its reports.
 var ErrMerge = errors.New("merge reports")
 
 // maxReportLine bounds one line of a JSON Lines report: a scenario line
 // carries at most MaxLog of log plus its message.
 const maxReportLine = 16 << 20
 
-// ReadShardReport reads a report written by Report.WriteJSONLines. It
+// ReadShardReport reads a report written by [Report.WriteJSONLines]. It
 // checks the framing: a header first, a footer last whose counts agree
 // with the scenario lines (so that a truncated upload is noticed), each
 // scenario once.

@@ -15,7 +15,7 @@ import (
 	"github.com/apexcheck/apexcheck/protocol"
 )
 
-// ReadRun is one JSON Lines report (Report.WriteJSONLines) read back: who
+// ReadRun is one JSON Lines report ([Report.WriteJSONLines]) read back: who
 // was certified, under which profile and suite, and every scenario's
 // outcome.
 type ReadRun struct {
