@@ -6,22 +6,22 @@ import (
 	"testing"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 )
 
 // TestClauseCoverage fails when a MUST clause has no scenario, or a
 // scenario cites a clause the spec does not define: the clause index and
 // the suite cannot drift apart.
 func TestClauseCoverage(t *testing.T) {
-	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	scenarios, err := suite.LoadScenarios(apexcheck.Scripts, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defined := map[string]conformance.Clause{}
+	defined := map[string]suite.Clause{}
 	for _, c := range clauses {
 		defined[c.ID] = c
 	}
@@ -51,7 +51,7 @@ func TestClauseCoverage(t *testing.T) {
 func TestScenarioNames(t *testing.T) {
 	areas := map[string]bool{"call": true, "exec": true, "output": true, "path": true, "perm": true,
 		"bg": true, "display": true, "evidence": true, "proto": true}
-	scenarios, err := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	scenarios, err := suite.LoadScenarios(apexcheck.Scripts, ".")
 	if err != nil {
 		t.Fatal(err)
 	}

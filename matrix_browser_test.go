@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/matrix"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/version"
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
@@ -225,8 +227,8 @@ const brokenLinks = `Array.from(document.querySelectorAll("a[href]")).map((a) =>
 
 // expectVisible is what the filters must show, computed from the matrix:
 // the clause rows and the run columns.
-func expectVisible(m *conformance.Matrix, area, profile, outcome string) (rows, runs int) {
-	showRun := func(r conformance.MatrixRow) bool {
+func expectVisible(m *matrix.Matrix, area, profile, outcome string) (rows, runs int) {
+	showRun := func(r matrix.Row) bool {
 		return profile == "all" || string(r.Run.Profile.OrDefault()) == profile
 	}
 	for _, r := range m.Rows {
@@ -254,29 +256,29 @@ func expectVisible(m *conformance.Matrix, area, profile, outcome string) (rows, 
 
 // checkedInMatrix builds the matrix of the checked-in reports, as make
 // matrix does.
-func checkedInMatrix(t *testing.T) *conformance.Matrix {
+func checkedInMatrix(t *testing.T) *matrix.Matrix {
 	t.Helper()
-	var runs []*conformance.ReadRun
+	var runs []*verdict.ReadRun
 	for _, f := range matrixReports(t) {
-		run, err := conformance.ReadReportFile(f)
+		run, err := verdict.ReadReportFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		runs = append(runs, run)
 	}
-	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	scenarios, err := suite.LoadScenarios(apexcheck.Scripts, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	digest, err := conformance.SuiteDigest(apexcheck.Suite, ".")
+	digest, err := suite.Digest(apexcheck.Suite, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := conformance.Compare(runs, clauses, scenarios, digest, version.Kit)
+	m, err := matrix.Compare(runs, clauses, scenarios, digest, version.Kit)
 	if err != nil {
 		t.Fatal(err)
 	}

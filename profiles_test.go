@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -34,20 +34,20 @@ var wordingCommands = map[string]bool{"text": true, "cmp": true, "cmpenv": true,
 // clauses, requires no capability beyond coreCapabilities, and asserts no
 // wording.
 func TestCoreProfile(t *testing.T) {
-	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	scenarios, err := suite.LoadScenarios(apexcheck.Scripts, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]conformance.Clause{}
+	byID := map[string]suite.Clause{}
 	for _, c := range clauses {
 		byID[c.ID] = c
 	}
 	proven := map[string]bool{}
-	core := conformance.Core.Scenarios(scenarios)
+	core := suite.Core.Scenarios(scenarios)
 	if len(core) == 0 {
 		t.Fatal("no core scenario")
 	}
@@ -70,7 +70,7 @@ func TestCoreProfile(t *testing.T) {
 		checkPortable(t, s.Path, data)
 	}
 	var missing []string
-	for _, c := range conformance.Core.Clauses(clauses) {
+	for _, c := range suite.Core.Clauses(clauses) {
 		if c.Level == "MAY" {
 			t.Errorf("%s is a core clause at level MAY: core requires something", c.ID)
 		}
@@ -144,7 +144,7 @@ func TestCoreTableInReadme(t *testing.T) {
 			}
 		}
 	}
-	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,3 @@
-// Package conformance runs apexcheck's scenarios against an implementation
-// of the bash tool over the wire protocol, and collects their outcomes.
-//
-// It is used by `go test` (Test) and by the apexcheck command (Run) alike.
-// Data flows one way: scenarios drive a protocol client, the client drives
-// the implementation, outcomes become Results.
 package conformance
 
 import (
@@ -20,14 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/script"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/rogpeppe/go-internal/testscript"
 )
-
-// DefaultBound is the default bound on every wait for the implementation.
-// It is generous because a loaded 2-core CI machine can stall a process for
-// seconds; a conforming call in the suite answers in well under a second
-// unless its scenario says otherwise.
-const DefaultBound = 30 * time.Second
 
 // Config configures a run.
 type Config struct {
@@ -38,15 +29,15 @@ type Config struct {
 	Dir     string
 	// Run selects scenarios by name; nil runs all.
 	Run *regexp.Regexp
-	// Profile selects the scenarios of one profile; empty is Apex, every
+	// Profile selects the scenarios of one profile; empty is [suite.Apex], every
 	// scenario.
-	Profile Profile
+	Profile suite.Profile
 	// Select, when set, further selects scenarios (for example a shard of
-	// the suite, see Shard); nil selects all that Run selects.
-	Select func(Scenario) bool
+	// the suite, see [suite.Shard]); nil selects all that Run selects.
+	Select func(suite.Scenario) bool
 	// Parallel is the number of scenarios run at once; 0 means GOMAXPROCS×2.
 	Parallel int
-	// Bound overrides DefaultBound.
+	// Bound overrides [client.DefaultBound].
 	Bound time.Duration
 	// KeepWork keeps the work directory of failed and errored scenarios.
 	KeepWork bool
@@ -60,8 +51,8 @@ type Config struct {
 	Capabilities map[string]bool
 	// OnStart, when set, is called as each scenario starts to run (not for
 	// one skipped before it starts); OnResult as each finishes.
-	OnStart  func(Scenario)
-	OnResult func(Result)
+	OnStart  func(suite.Scenario)
+	OnResult func(suite.Result)
 	// MaxFail, when positive, stops the run after that many failures: no
 	// scenario starts once they are reached, and every scenario not started
 	// is reported skipped ("not run: stopped after N failures"). Scenarios
@@ -70,66 +61,43 @@ type Config struct {
 	// CountsAsFailure decides which results count toward MaxFail; nil
 	// counts every failed or errored result. A caller with an expectation
 	// ledger counts only the unexpected ones.
-	CountsAsFailure func(Result) bool
-
-	envNames []string
+	CountsAsFailure func(suite.Result) bool
+	// Tracker, when set, tracks the run's implementations, processes and
+	// temporary directories, so that [client.Tracker.Interrupt] can end them when
+	// the run is stopped by a signal.
+	Tracker *client.Tracker
 }
 
 func (c *Config) bound() time.Duration {
 	if c.Bound > 0 {
 		return c.Bound
 	}
-	return DefaultBound
+	return client.DefaultBound
 }
 
-// Outcome is a scenario's outcome. Skips are never passes.
-type Outcome string
-
-// The four outcomes (FACTS §8).
-const (
-	Passed  Outcome = "passed"
-	Failed  Outcome = "failed"
-	Errored Outcome = "errored"
-	Skipped Outcome = "skipped"
-)
-
-// Result is one scenario's outcome.
-type Result struct {
-	Scenario Scenario
-	Outcome  Outcome
-	// Message is the failure or skip reason; Log is the full script log.
-	Message  string
-	Log      string
-	Duration time.Duration
-	// WorkDir is kept when Config.KeepWork is set and the scenario did not
-	// pass.
-	WorkDir string
+// script is what the scenario commands need of the run.
+func (cfg *Config) script() *script.Config {
+	return &script.Config{Impl: cfg.Impl, Bound: cfg.Bound, SelfExe: cfg.SelfExe,
+		Capabilities: cfg.Capabilities, Tracker: cfg.Tracker}
 }
 
 // Handshake starts the implementation once, outside any scenario, to learn
 // its identity and capabilities.
-func Handshake(cfg Config) (*Client, error) {
+func Handshake(cfg Config) (*client.Client, error) {
 	dir, err := os.MkdirTemp("", "apexcheck-handshake-")
 	if err != nil {
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
-	trackDir(dir, true)
-	defer func() { os.RemoveAll(dir); trackDir(dir, false) }()
-	c, err := StartClient(cfg.Impl, append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), dir, cfg.bound())
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Shutdown(cfg.bound()); err != nil {
-		c.Kill()
-		return nil, c.startError(fmt.Errorf("handshake: shutdown: %w", err))
-	}
-	return c, nil
+	cfg.Tracker.TrackDir(dir, true)
+	defer func() { os.RemoveAll(dir); cfg.Tracker.TrackDir(dir, false) }()
+	return client.Handshake(cfg.Impl, append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), dir, cfg.bound(),
+		client.Options{Tracker: cfg.Tracker})
 }
 
 // prepare extracts the scenarios to disk (testscript reads files) and
 // selects those to run.
-func (cfg *Config) prepare() (dir string, selected []Scenario, err error) {
-	all, err := LoadScenarios(cfg.Scripts, cfg.Dir)
+func (cfg *Config) prepare() (dir string, selected []suite.Scenario, err error) {
+	all, err := suite.LoadScenarios(cfg.Scripts, cfg.Dir)
 	if err != nil {
 		return "", nil, err
 	}
@@ -155,44 +123,9 @@ func (cfg *Config) prepare() (dir string, selected []Scenario, err error) {
 	return dir, selected, nil
 }
 
-func (cfg *Config) params(files []string, workRoot string) testscript.Params {
-	return testscript.Params{
-		Files:       files,
-		WorkdirRoot: workRoot,
-		Cmds:        mergeCmds(Commands(), cfg.extraCommands()),
-		Condition:   cfg.condition,
-		Setup: func(env *testscript.Env) error {
-			home := filepath.Join(env.WorkDir, "home")
-			if err := os.MkdirAll(home, 0o755); err != nil {
-				return err
-			}
-			env.Setenv("HOME", home)
-			st := newState(cfg)
-			env.Values[stateKey{}] = st
-			env.Defer(st.stop)
-			return nil
-		},
-	}
-}
-
-func mergeCmds(maps ...map[string]func(*testscript.TestScript, bool, []string)) map[string]func(*testscript.TestScript, bool, []string) {
-	out := map[string]func(*testscript.TestScript, bool, []string){}
-	for _, m := range maps {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// initialEnvNames are the variables testscript sets up that the
-// implementation inherits (with HOME replaced by Setup).
-var initialEnvNames = []string{"WORK", "PATH", "HOME", "TMPDIR"}
-
 // Run runs the selected scenarios and returns their results, sorted by
 // name. It never hangs: every wait is bounded.
-func Run(cfg Config) ([]Result, error) {
-	cfg.envNames = initialEnvNames
+func Run(cfg Config) ([]suite.Result, error) {
 	caps := cfg.Capabilities
 	if caps == nil {
 		c, err := Handshake(cfg)
@@ -206,14 +139,14 @@ func Run(cfg Config) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	trackDir(dir, true)
-	defer func() { os.RemoveAll(dir); trackDir(dir, false) }()
+	cfg.Tracker.TrackDir(dir, true)
+	defer func() { os.RemoveAll(dir); cfg.Tracker.TrackDir(dir, false) }()
 	workRoot, err := os.MkdirTemp("", "apexcheck-work-")
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	trackDir(workRoot, true)
-	defer trackDir(workRoot, false)
+	cfg.Tracker.TrackDir(workRoot, true)
+	defer cfg.Tracker.TrackDir(workRoot, false)
 	if !cfg.KeepWork {
 		defer os.RemoveAll(workRoot)
 	}
@@ -222,17 +155,17 @@ func Run(cfg Config) ([]Result, error) {
 	if parallel <= 0 {
 		parallel = 2 * runtime.GOMAXPROCS(0)
 	}
-	rt := &runT{sem: make(chan struct{}, parallel), results: map[string]*Result{}, cfg: &cfg, workRoot: workRoot}
+	rt := &runT{sem: make(chan struct{}, parallel), results: map[string]*suite.Result{}, cfg: &cfg, workRoot: workRoot}
 	if resolved, err := filepath.EvalSymlinks(workRoot); err == nil {
 		// testscript resolves the root the same way before naming work dirs.
 		rt.workRoot = resolved
 	}
-	byName := map[string]Scenario{}
+	byName := map[string]suite.Scenario{}
 	var files []string
 	for _, s := range scenarios {
 		byName[s.Name] = s
 		if missing := s.Missing(caps); len(missing) > 0 {
-			r := Result{Scenario: s, Outcome: Skipped,
+			r := suite.Result{Scenario: s, Outcome: suite.Skipped,
 				Message: "implementation does not declare " + strings.Join(missing, ", ")}
 			rt.record(r)
 			continue
@@ -241,7 +174,7 @@ func Run(cfg Config) ([]Result, error) {
 	}
 	rt.scenarios = byName
 	if len(files) > 0 {
-		testscript.RunT(rt, cfg.params(files, workRoot))
+		testscript.RunT(rt, cfg.script().Params(files, workRoot))
 	}
 	rt.wg.Wait()
 	if cfg.KeepWork {
@@ -249,7 +182,7 @@ func Run(cfg Config) ([]Result, error) {
 		// root goes too when none is left.
 		os.Remove(workRoot)
 	}
-	out := make([]Result, 0, len(rt.results))
+	out := make([]suite.Result, 0, len(rt.results))
 	for _, r := range rt.results {
 		out = append(out, *r)
 	}
@@ -263,7 +196,6 @@ func Run(cfg Config) ([]Result, error) {
 // Test runs the scenarios as subtests of t, one per scenario.
 func Test(t *testing.T, cfg Config) {
 	t.Helper()
-	cfg.envNames = initialEnvNames
 	caps := cfg.Capabilities
 	if caps == nil {
 		c, err := Handshake(cfg)
@@ -289,7 +221,7 @@ func Test(t *testing.T, cfg Config) {
 	if len(files) == 0 {
 		return
 	}
-	testscript.Run(t, cfg.params(files, ""))
+	testscript.Run(t, cfg.script().Params(files, ""))
 }
 
 // runT implements testscript.T for Run: each scenario runs in its own
@@ -299,18 +231,18 @@ type runT struct {
 	sem       chan struct{}
 	wg        sync.WaitGroup
 	mu        sync.Mutex
-	results   map[string]*Result
-	scenarios map[string]Scenario
+	results   map[string]*suite.Result
+	scenarios map[string]suite.Scenario
 	workRoot  string
 	failures  int // results counting toward MaxFail
 }
 
-func (r *runT) record(res Result) {
+func (r *runT) record(res suite.Result) {
 	r.mu.Lock()
 	r.results[res.Scenario.Name] = &res
 	counts := r.cfg.CountsAsFailure
 	if counts == nil {
-		counts = func(res Result) bool { return res.Outcome == Failed || res.Outcome == Errored }
+		counts = func(res suite.Result) bool { return res.Outcome == suite.Failed || res.Outcome == suite.Errored }
 	}
 	if counts(res) {
 		r.failures++
@@ -335,7 +267,7 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 		r.sem <- struct{}{}
 		defer func() { <-r.sem }()
 		if n := r.stoppedAfter(); n > 0 {
-			r.record(Result{Scenario: r.scenarios[name], Outcome: Skipped,
+			r.record(suite.Result{Scenario: r.scenarios[name], Outcome: suite.Skipped,
 				Message: fmt.Sprintf("not run: stopped after %d failures", n)})
 			return
 		}
@@ -349,7 +281,7 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 			defer close(done)
 			defer func() {
 				if p := recover(); p != nil {
-					st.fail(fmt.Sprintf("%s runner panic: %v", ErroredTag, p))
+					st.fail(fmt.Sprintf("%s runner panic: %v", suite.ErroredTag, p))
 				}
 			}()
 			f(st)
@@ -375,12 +307,12 @@ func (r *runT) stoppedAfter() int {
 // keepWork keeps the work directory of a scenario that did not pass and
 // removes that of one that did, when Config.KeepWork is set (otherwise the
 // whole root is removed at the end of the run).
-func (r *runT) keepWork(name string, res *Result) {
+func (r *runT) keepWork(name string, res *suite.Result) {
 	if !r.cfg.KeepWork {
 		return
 	}
 	dir := filepath.Join(r.workRoot, "script-"+name)
-	if res.Outcome == Failed || res.Outcome == Errored {
+	if res.Outcome == suite.Failed || res.Outcome == suite.Errored {
 		res.WorkDir = dir
 		return
 	}
@@ -435,24 +367,24 @@ func (s *scenarioT) FailNow() {
 func (s *scenarioT) Run(string, func(testscript.T)) { panic("scenarioT: nested Run") }
 func (s *scenarioT) Verbose() bool                  { return false }
 
-func (s *scenarioT) result(sc Scenario) Result {
+func (s *scenarioT) result(sc suite.Scenario) suite.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res := Result{Scenario: sc, Log: s.log.String()}
+	res := suite.Result{Scenario: sc, Log: s.log.String()}
 	switch {
 	case s.skipped:
-		res.Outcome, res.Message = Skipped, s.message
+		res.Outcome, res.Message = suite.Skipped, s.message
 		if m := skipLine(res.Log); m != "" && res.Message == "" {
 			res.Message = m
 		}
 	case s.failed:
-		res.Outcome = Failed
+		res.Outcome = suite.Failed
 		res.Message = failureLine(res.Log, s.message)
-		if strings.Contains(res.Log, ErroredTag) || strings.Contains(s.message, ErroredTag) {
-			res.Outcome = Errored
+		if strings.Contains(res.Log, suite.ErroredTag) || strings.Contains(s.message, suite.ErroredTag) {
+			res.Outcome = suite.Errored
 		}
 	default:
-		res.Outcome = Passed
+		res.Outcome = suite.Passed
 	}
 	return res
 }

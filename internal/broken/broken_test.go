@@ -9,6 +9,7 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/apexcheck/apexcheck/internal/broken"
 	"github.com/apexcheck/apexcheck/internal/roles"
 )
@@ -59,7 +60,7 @@ func TestVariantsAreCaught(t *testing.T) {
 			}
 			caught := 0
 			for _, r := range results {
-				if r.Outcome == conformance.Failed || r.Outcome == conformance.Errored {
+				if r.Outcome == suite.Failed || r.Outcome == suite.Errored {
 					caught++
 					t.Logf("%s %s: %s", r.Outcome, r.Scenario.Name, firstLine(r.Message))
 				}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/apexcheck/apexcheck/internal/mcpbridge"
-	"github.com/apexcheck/apexcheck/internal/mcpbridge/mcpfake"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +14,12 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge"
+	"github.com/apexcheck/apexcheck/internal/mcpbridge/mcpfake"
+
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
 	"github.com/apexcheck/apexcheck/internal/broken"
 	"github.com/apexcheck/apexcheck/internal/roles"
 	"github.com/apexcheck/apexcheck/internal/version"
@@ -84,9 +86,9 @@ func useSuite(t *testing.T, scripts map[string]string) {
 	for name, body := range scripts {
 		fsys[name+".txtar"] = &fstest.MapFile{Data: []byte(body)}
 	}
-	old := suite
-	suite.Spec, suite.Scripts, suite.Data = syntheticSpec, fsys, fsys
-	t.Cleanup(func() { suite = old })
+	old := embedded
+	embedded.Spec, embedded.Scripts, embedded.Data = syntheticSpec, fsys, fsys
+	t.Cleanup(func() { embedded = old })
 }
 
 // mixed has one scenario of every outcome.
@@ -155,8 +157,8 @@ func TestReportsOfTheReferenceParse(t *testing.T) {
 		t.Fatalf("the reference is not certified: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	header, scenarios, footer := readJSONLines(t, jsonFile)
-	digest, _ := conformance.SuiteDigest(apexcheck.Suite, ".")
-	all, _ := conformance.LoadScenarios(apexcheck.Scripts, ".")
+	digest, _ := suite.Digest(apexcheck.Suite, ".")
+	all, _ := suite.LoadScenarios(apexcheck.Scripts, ".")
 	if header["kit"] != version.Kit || header["suite"] != digest || header["implementation"].(map[string]any)["name"] != "apexcheck-reference" {
 		t.Errorf("header %v", header)
 	}
@@ -278,9 +280,9 @@ func TestGitHubAnnotations(t *testing.T) {
 
 // writeLedger writes a ledger for the synthetic suite with the given
 // entries and pins.
-func writeLedger(t *testing.T, suiteDigest, kit string, entries ...conformance.Expectation) string {
+func writeLedger(t *testing.T, suiteDigest, kit string, entries ...verdict.Expectation) string {
 	t.Helper()
-	data, err := json.Marshal(conformance.Ledger{Suite: suiteDigest, Kit: kit, Expected: entries})
+	data, err := json.Marshal(verdict.Ledger{Suite: suiteDigest, Kit: kit, Expected: entries})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,10 +295,10 @@ func writeLedger(t *testing.T, suiteDigest, kit string, entries ...conformance.E
 
 func TestExpectLedger(t *testing.T) {
 	mixed(t)
-	digest, _ := conformance.SuiteDigest(suite.Data, ".")
-	fails := conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Failed, Clause: "EXEC-1", Reason: "prints hi"}
-	errs := conformance.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "is killed"}
-	passes := conformance.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "was broken once"}
+	digest, _ := suite.Digest(embedded.Data, ".")
+	fails := verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Failed, Clause: "EXEC-1", Reason: "prints hi"}
+	errs := verdict.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "is killed"}
+	passes := verdict.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "was broken once"}
 	tests := []struct {
 		name   string
 		ledger string
@@ -308,12 +310,12 @@ func TestExpectLedger(t *testing.T) {
 		{"unexpected failure", writeLedger(t, digest, "", fails), ExitNotConformant, "ERRORED  exec_errors"},
 		{"expected failure passes (ratchet)", writeLedger(t, digest, "", fails, errs, passes), ExitNotConformant, "XPASS    call_ok"},
 		{"flaky entry passes", writeLedger(t, digest, "", fails, errs,
-			conformance.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "races", Flaky: true}), ExitConformant, "(1 listed as flaky passed this time)"},
+			verdict.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "races", Flaky: true}), ExitConformant, "(1 listed as flaky passed this time)"},
 		{"failed listed as errored", writeLedger(t, digest, "", errs,
-			conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
+			verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
 		{"other suite", writeLedger(t, "sha256:0000000000000000", "", fails, errs), ExitUsage, "is for suite sha256:000000000000, but this kit"},
 		{"other kit", writeLedger(t, "", "0.0.0-other", fails, errs), ExitUsage, "is for kit 0.0.0-other"},
-		{"clause undefined", writeLedger(t, digest, "", conformance.Expectation{Scenario: "exec_fails", Clause: "CALL-9", Reason: "r"}), ExitUsage, "the spec defines no clause CALL-9"},
+		{"clause undefined", writeLedger(t, digest, "", verdict.Expectation{Scenario: "exec_fails", Clause: "CALL-9", Reason: "r"}), ExitUsage, "the spec defines no clause CALL-9"},
 		{"missing file", filepath.Join(t.TempDir(), "none.json"), ExitUsage, "no such file"},
 	}
 	for _, tt := range tests {
@@ -348,7 +350,7 @@ func TestWriteExpect(t *testing.T) {
 	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--write-expect", draft); code != ExitNotConformant || !strings.Contains(stdout, "draft ledger written") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	l, err := conformance.LoadLedger(draft)
+	l, err := verdict.LoadLedger(draft)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,13 +363,13 @@ func TestWriteExpect(t *testing.T) {
 
 	// A reviewed ledger for an older suite: its reasons carry over into a
 	// new draft for the current suite, and only there.
-	digest, _ := conformance.SuiteDigest(suite.Data, ".")
-	old := writeLedger(t, "sha256:older", "", conformance.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "reviewed"})
+	digest, _ := suite.Digest(embedded.Data, ".")
+	old := writeLedger(t, "sha256:older", "", verdict.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "reviewed"})
 	code, _, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", old, "--write-expect", draft)
 	if code != ExitNotConformant || !strings.Contains(stderr, "not checking the run against it") {
 		t.Errorf("redraft: exit %d\n%s", code, stderr)
 	}
-	if l, err := conformance.LoadLedger(draft); err != nil || l.Suite != digest || l.Lookup("exec_fails").Reason != "reviewed" {
+	if l, err := verdict.LoadLedger(draft); err != nil || l.Suite != digest || l.Lookup("exec_fails").Reason != "reviewed" {
 		t.Errorf("redraft %+v, %v", l, err)
 	}
 }
@@ -396,7 +398,7 @@ func TestCertify(t *testing.T) {
 		if code != ExitConformant || !strings.Contains(stdout, "apexcheck certificate: CERTIFIED") {
 			t.Fatalf("exit %d\n%s", code, stdout)
 		}
-		var c conformance.Certificate
+		var c verdict.Certificate
 		data, _ := os.ReadFile(cert)
 		if err := json.Unmarshal(data, &c); err != nil || !c.Certified || c.Implementation.Name != "apexcheck-reference" || c.Kit != version.Kit || c.Totals.Passed != 2 {
 			t.Errorf("certificate %+v (%v)", c, err)
@@ -695,7 +697,7 @@ func TestListExplainVersion(t *testing.T) {
 		!strings.Contains(stdout, "testdata/scripts/exec_fails.txtar  A deliberate failure.") {
 		t.Errorf("explain: exit %d\n%s", code, stdout)
 	}
-	digest, _ := conformance.SuiteDigest(suite.Data, ".")
+	digest, _ := suite.Digest(embedded.Data, ".")
 	if code, stdout, _ = run(t, "version"); code != ExitConformant || stdout != "apexcheck "+version.Kit+" (suite "+digest+")\n" {
 		t.Errorf("version: exit %d %q", code, stdout)
 	}
@@ -801,7 +803,7 @@ func TestFailureBlock(t *testing.T) {
 
 	_, scenarios, _ := readJSONLines(t, files["json"])
 	data, _ := json.Marshal(scenarios["output_exit_status"]["failure"])
-	var f conformance.Failure
+	var f verdict.Failure
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatalf("JSON failure %s: %v", data, err)
 	}

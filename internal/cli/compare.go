@@ -6,7 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/matrix"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
@@ -34,9 +36,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return fs.usageError(errors.New("no report given"))
 	}
-	var runs []*conformance.ReadRun
+	var runs []*verdict.ReadRun
 	for _, file := range fs.Args() {
-		run, err := conformance.ReadReportFile(file)
+		run, err := verdict.ReadReportFile(file)
 		if err != nil {
 			fmt.Fprintln(stderr, "apexcheck compare:", err)
 			return ExitUsage
@@ -48,12 +50,12 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck compare:", err)
 		return ExitUsage
 	}
-	opt := conformance.MatrixOptions{SpecBase: *specBase, Generator: compareGenerator}
+	opt := matrix.Options{SpecBase: *specBase, Generator: compareGenerator}
 	if *htmlFile != "" && *mdFile != "" {
 		opt.HTMLPage = relPath(*mdFile, *htmlFile)
 	}
 	code := ExitConformant
-	write := func(file string, render func(io.Writer, conformance.MatrixOptions) error) {
+	write := func(file string, render func(io.Writer, matrix.Options) error) {
 		if err := writeFile(file, func(w io.Writer) error { return render(w, opt) }); err != nil {
 			fmt.Fprintln(stderr, "apexcheck compare:", err)
 			code = ExitUsage
@@ -75,20 +77,20 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 }
 
 // buildMatrix compares runs against the embedded spec and suite.
-func buildMatrix(runs []*conformance.ReadRun) (*conformance.Matrix, error) {
-	clauses, err := conformance.LoadClauses(suite.Spec)
+func buildMatrix(runs []*verdict.ReadRun) (*matrix.Matrix, error) {
+	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		return nil, err
 	}
-	scenarios, err := conformance.LoadScenarios(suite.Scripts, ".")
+	scenarios, err := suite.LoadScenarios(embedded.Scripts, ".")
 	if err != nil {
 		return nil, err
 	}
-	digest, err := conformance.SuiteDigest(suite.Data, ".")
+	digest, err := suite.Digest(embedded.Data, ".")
 	if err != nil {
 		return nil, err
 	}
-	return conformance.Compare(runs, clauses, scenarios, digest, version.Kit)
+	return matrix.Compare(runs, clauses, scenarios, digest, version.Kit)
 }
 
 // relPath is the path of target relative to the directory of from, for a

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/skeleton"
 )
 
@@ -116,12 +116,12 @@ func TestInitSkeletonsCertify(t *testing.T) {
 			// The ledger decides the exit status; the certificate still
 			// says what a porter has left to do: every listed failure, and
 			// every MUST scenario skipped for an undeclared capability.
-			var c conformance.Certificate
+			var c verdict.Certificate
 			data, _ := os.ReadFile(cert)
 			if err := json.Unmarshal(data, &c); err != nil || c.Certified || c.Implementation.Name != "my-bash-tool" {
 				t.Errorf("certificate %s (%v)", data, err)
 			}
-			l, err := conformance.LoadLedger(ledger)
+			l, err := verdict.LoadLedger(ledger)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,15 +8,15 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/client"
 )
 
 // stopOnSignal makes SIGINT and SIGTERM end a run cleanly until the
-// returned function is called: the implementations and everything they
-// started are killed and the run's temporary files removed (the deferred
+// returned function is called: the implementations tracker tracks and
+// everything they started are killed and the run's temporary files removed (the deferred
 // clean-ups a signal would skip), then the process exits with
 // ExitInterrupted. before runs first (it clears the live progress line).
-func stopOnSignal(stderr io.Writer, before func()) (stop func()) {
+func stopOnSignal(stderr io.Writer, tracker *client.Tracker, before func()) (stop func()) {
 	sig := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	// mu decides between a signal and stop: once a signal is being handled
@@ -37,7 +37,7 @@ func stopOnSignal(stderr io.Writer, before func()) (stop func()) {
 			mu.Unlock()
 			before()
 			fmt.Fprintf(stderr, "apexcheck: %v: stopping the implementations and removing the run's files\n", s)
-			conformance.Interrupt()
+			tracker.Interrupt()
 			os.Exit(ExitInterrupted)
 		case <-done:
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/mcpbridge"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -82,7 +82,7 @@ func (f *mcpFlags) command(self, impl string) ([]string, error) {
 // commandLine is the implementation as the user named it, for reports.
 func (f *implFlags) commandLine() string {
 	if f.mcp.server != "" {
-		return "--mcp " + conformance.ShellQuote(f.mcp.server) + " --mcp-mapping " + conformance.ShellQuote(f.mcp.mapping)
+		return "--mcp " + verdict.ShellQuote(f.mcp.server) + " --mcp-mapping " + verdict.ShellQuote(f.mcp.mapping)
 	}
 	return f.impl
 }

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 )
 
 // shardReports runs the current suite in n shards against the reference
@@ -53,7 +54,7 @@ func TestMergeCertifies(t *testing.T) {
 			!strings.Contains(stdout, "apexcheck certificate: CERTIFIED") {
 			t.Fatalf("merge: exit %d\n%s%s", code, stdout, stderr)
 		}
-		var c conformance.Certificate
+		var c verdict.Certificate
 		data, _ := os.ReadFile(cert)
 		if err := json.Unmarshal(data, &c); err != nil || !c.Certified || c.Totals.Passed != 3 || c.Totals.Total != 3 {
 			t.Errorf("certificate %s (%v)", data, err)
@@ -117,10 +118,10 @@ func TestMergeCertifies(t *testing.T) {
 // ledger as the unsharded run does, and the exit code follows the ledger.
 func TestMergeLedger(t *testing.T) {
 	mixed(t)
-	digest, _ := conformance.SuiteDigest(suite.Data, ".")
+	digest, _ := suite.Digest(embedded.Data, ".")
 	ledger := writeLedger(t, digest, "",
-		conformance.Expectation{Scenario: "exec_fails", Outcome: conformance.Failed, Clause: "EXEC-1", Reason: "known"},
-		conformance.Expectation{Scenario: "exec_errors", Outcome: conformance.Errored, Clause: "EXEC-1", Reason: "known"})
+		verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Failed, Clause: "EXEC-1", Reason: "known"},
+		verdict.Expectation{Scenario: "exec_errors", Outcome: suite.Errored, Clause: "EXEC-1", Reason: "known"})
 	files, _ := shardReports(t, 2)
 	code, stdout, _ := run(t, append([]string{"merge", "--expect", ledger}, files...)...)
 	if code != ExitConformant || !strings.Contains(stdout, "the run matches the ledger") {

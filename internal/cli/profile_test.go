@@ -8,7 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
@@ -22,7 +23,7 @@ func profiled(t *testing.T) {
 	spec := fstest.MapFS{"t.md": {Data: []byte("# test spec\n\n" +
 		"**CALL-1** (MUST; core; derived: test) A call runs.\n\n" +
 		"**EXEC-1** (MUST; derived: test) Output is exact.\n")}}
-	suite.Spec = spec
+	embedded.Spec = spec
 }
 
 func TestProfileSelectsScenarios(t *testing.T) {
@@ -70,7 +71,7 @@ func TestProfileSelectsScenarios(t *testing.T) {
 			if !strings.Contains(string(md), "(profile "+tt.profile+")") {
 				t.Errorf("Markdown report does not name the profile:\n%s", md)
 			}
-			var cert conformance.Certificate
+			var cert verdict.Certificate
 			data, _ := os.ReadFile(certFile)
 			if err := json.Unmarshal(data, &cert); err != nil || string(cert.Profile) != tt.profile {
 				t.Errorf("certificate profile %q (%v):\n%s", cert.Profile, err, data)
@@ -86,11 +87,11 @@ func TestProfileSelectsScenarios(t *testing.T) {
 
 func TestProfileLedger(t *testing.T) {
 	profiled(t)
-	digest, _ := conformance.SuiteDigest(suite.Data, ".")
-	write := func(l conformance.Ledger) string {
+	digest, _ := suite.Digest(embedded.Data, ".")
+	write := func(l verdict.Ledger) string {
 		l.Suite, l.Kit = digest, version.Kit
 		if l.Expected == nil {
-			l.Expected = []conformance.Expectation{}
+			l.Expected = []verdict.Expectation{}
 		}
 		data, _ := json.Marshal(l)
 		file := filepath.Join(t.TempDir(), "expected.json")
@@ -99,20 +100,20 @@ func TestProfileLedger(t *testing.T) {
 		}
 		return file
 	}
-	fails := conformance.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "prints hi"}
+	fails := verdict.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "prints hi"}
 	tests := []struct {
 		name, profile string
 		ledger        string
 		code          int
 		want          string
 	}{
-		{"apex ledger under apex", "apex", write(conformance.Ledger{Expected: []conformance.Expectation{fails}}), ExitConformant, "matches the ledger"},
-		{"core ledger under core", "core", write(conformance.Ledger{Profile: conformance.Core}), ExitConformant, "matches the ledger"},
-		{"apex ledger under core", "core", write(conformance.Ledger{}), ExitUsage, "is for profile apex, but this run is profile core"},
-		{"core ledger under apex", "apex", write(conformance.Ledger{Profile: conformance.Core}), ExitUsage, "is for profile core, but this run is profile apex"},
-		{"core ledger listing an apex scenario", "core", write(conformance.Ledger{Profile: conformance.Core, Expected: []conformance.Expectation{fails}}),
+		{"apex ledger under apex", "apex", write(verdict.Ledger{Expected: []verdict.Expectation{fails}}), ExitConformant, "matches the ledger"},
+		{"core ledger under core", "core", write(verdict.Ledger{Profile: suite.Core}), ExitConformant, "matches the ledger"},
+		{"apex ledger under core", "core", write(verdict.Ledger{}), ExitUsage, "is for profile apex, but this run is profile core"},
+		{"core ledger under apex", "apex", write(verdict.Ledger{Profile: suite.Core}), ExitUsage, "is for profile core, but this run is profile apex"},
+		{"core ledger listing an apex scenario", "core", write(verdict.Ledger{Profile: suite.Core, Expected: []verdict.Expectation{fails}}),
 			ExitUsage, "exec_fails is not a scenario of profile core"},
-		{"unknown profile", "core", write(conformance.Ledger{Profile: "portable"}), ExitUsage, `profile "portable"`},
+		{"unknown profile", "core", write(verdict.Ledger{Profile: "portable"}), ExitUsage, `profile "portable"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +128,8 @@ func TestProfileLedger(t *testing.T) {
 	if code, stdout, stderr := run(t, "--impl", ref, "--profile", "core", "--progress", "off", "--write-expect", draft); code != ExitConformant {
 		t.Fatalf("draft: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	l, err := conformance.LoadLedger(draft)
-	if err != nil || l.Profile != conformance.Core {
+	l, err := verdict.LoadLedger(draft)
+	if err != nil || l.Profile != suite.Core {
 		t.Fatalf("draft ledger profile %q, %v", l.Profile, err)
 	}
 }
@@ -160,7 +161,7 @@ func TestReferenceCertifiedCore(t *testing.T) {
 	if code != ExitConformant || !strings.Contains(stdout, "apexcheck certificate: CERTIFIED") || !strings.Contains(stdout, "profile         core") {
 		t.Fatalf("the reference is not certified under core: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	var cert conformance.Certificate
+	var cert verdict.Certificate
 	data, _ := os.ReadFile(certFile)
 	if err := json.Unmarshal(data, &cert); err != nil {
 		t.Fatal(err)

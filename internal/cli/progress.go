@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 )
 
 // progress reports the run's progress on stderr. On a terminal it is a
@@ -27,7 +27,7 @@ type progress struct {
 	mode    string // tty, plain or off
 	total   int
 	n       int
-	totals  conformance.Totals
+	totals  suite.Totals
 	running map[string]time.Time
 	shown   bool // a live line is on the screen
 	stop    chan struct{}
@@ -91,7 +91,7 @@ func (p *progress) redraw() {
 }
 
 // start records a scenario that started.
-func (p *progress) start(s conformance.Scenario) {
+func (p *progress) start(s suite.Scenario) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.running[s.Name] = p.now()
@@ -103,7 +103,7 @@ func (p *progress) start(s conformance.Scenario) {
 // finish records a scenario that finished. print, when not nil, prints
 // its outcome first, with the live line off the screen: holding the lock
 // throughout keeps the redrawing from writing into it.
-func (p *progress) finish(r conformance.Result, print func()) {
+func (p *progress) finish(r suite.Result, print func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 )
 
 // TestProgressNamesRunning checks that the live line names the scenarios
@@ -18,12 +18,12 @@ func TestProgressNamesRunning(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := t0
 	p.now = func() time.Time { return now }
-	sc := func(n string) conformance.Scenario { return conformance.Scenario{Name: n} }
+	sc := func(n string) suite.Scenario { return suite.Scenario{Name: n} }
 	p.start(sc("exec_timeout"))
 	now = now.Add(2 * time.Second)
 	p.start(sc("path_probe"))
 	now = now.Add(3 * time.Second)
-	p.finish(conformance.Result{Scenario: sc("call_ok"), Outcome: conformance.Passed}, nil)
+	p.finish(suite.Result{Scenario: sc("call_ok"), Outcome: suite.Passed}, nil)
 	last := buf.String()[strings.LastIndex(buf.String(), "\r\x1b[K")+4:]
 	if want := "[1/9] passed 1 failed 0 errored 0 skipped 0 | exec_timeout 5s, path_probe 3s"; last != want {
 		t.Errorf("live line %q, want %q", last, want)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 )
 
 // selectFlags choose scenarios: --run by regular expression, --area by
@@ -33,8 +34,8 @@ func (f *selectFlags) whole() bool { return f.run == "" && len(f.areas) == 0 && 
 
 // apply sets cfg.Run and cfg.Select from the flags. all is the whole
 // suite, against which area names are checked.
-func (f *selectFlags) apply(cfg *conformance.Config, all []conformance.Scenario) error {
-	profile, err := conformance.ParseProfile(f.profile)
+func (f *selectFlags) apply(cfg *conformance.Config, all []suite.Scenario) error {
+	profile, err := suite.ParseProfile(f.profile)
 	if err != nil {
 		return fmt.Errorf("--profile: %w", err)
 	}
@@ -46,7 +47,7 @@ func (f *selectFlags) apply(cfg *conformance.Config, all []conformance.Scenario)
 		}
 		cfg.Run = re
 	}
-	var tests []func(conformance.Scenario) bool
+	var tests []func(suite.Scenario) bool
 	if len(f.areas) > 0 {
 		known := areas(all)
 		want := map[string]bool{}
@@ -56,17 +57,17 @@ func (f *selectFlags) apply(cfg *conformance.Config, all []conformance.Scenario)
 			}
 			want[a] = true
 		}
-		tests = append(tests, func(s conformance.Scenario) bool { return want[s.Area] })
+		tests = append(tests, func(s suite.Scenario) bool { return want[s.Area] })
 	}
 	if f.shard != "" {
-		sh, err := conformance.ParseShard(f.shard)
+		sh, err := suite.ParseShard(f.shard)
 		if err != nil {
 			return fmt.Errorf("--shard: %w", err)
 		}
 		tests = append(tests, sh.Contains)
 	}
 	if len(tests) > 0 {
-		cfg.Select = func(s conformance.Scenario) bool {
+		cfg.Select = func(s suite.Scenario) bool {
 			for _, t := range tests {
 				if !t(s) {
 					return false
@@ -79,7 +80,7 @@ func (f *selectFlags) apply(cfg *conformance.Config, all []conformance.Scenario)
 }
 
 // areas returns the areas of the scenarios, sorted, without repeats.
-func areas(all []conformance.Scenario) []string {
+func areas(all []suite.Scenario) []string {
 	var out []string
 	for _, s := range all {
 		if !slices.Contains(out, s.Area) {

@@ -32,7 +32,8 @@ import (
 	"strings"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/version"
 )
 
@@ -92,15 +93,15 @@ type Facts struct {
 }
 
 func suiteFacts(spec, scripts, data fs.FS) (Facts, error) {
-	digest, err := conformance.SuiteDigest(data, ".")
+	digest, err := suite.Digest(data, ".")
 	if err != nil {
 		return Facts{}, err
 	}
-	all, err := conformance.LoadScenarios(scripts, ".")
+	all, err := suite.LoadScenarios(scripts, ".")
 	if err != nil {
 		return Facts{}, err
 	}
-	clauses, err := conformance.LoadClauses(spec)
+	clauses, err := suite.LoadClauses(spec)
 	if err != nil {
 		return Facts{}, err
 	}
@@ -138,7 +139,7 @@ func readCertificate(file string) (Row, error) {
 	if err != nil {
 		return Row{}, fmt.Errorf("read certificate: %w", err)
 	}
-	var c conformance.Certificate
+	var c verdict.Certificate
 	if err := json.Unmarshal(data, &c); err != nil {
 		return Row{}, fmt.Errorf("read certificate %s: %w", file, err)
 	}
@@ -192,7 +193,7 @@ func Rewrite(doc []byte, facts Facts, rows []Row) ([]byte, error) {
 
 func renderSuite(f Facts) string {
 	return fmt.Sprintf("apexcheck %s, suite `%s`: %d scenarios in %d areas, proving a spec of %d clauses (%d MUST, %d SHOULD, %d MAY).\n",
-		f.Kit, conformance.ShortDigest(f.Suite), f.Scenarios, f.Areas,
+		f.Kit, suite.ShortDigest(f.Suite), f.Scenarios, f.Areas,
 		f.Clauses["MUST"]+f.Clauses["SHOULD"]+f.Clauses["MAY"], f.Clauses["MUST"], f.Clauses["SHOULD"], f.Clauses["MAY"])
 }
 

@@ -9,7 +9,7 @@ package roles
 import (
 	"os"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/script"
 	"github.com/apexcheck/apexcheck/fakeshell"
 	"github.com/apexcheck/apexcheck/ref/server"
 )
@@ -27,15 +27,15 @@ func Dispatch() {
 	if len(os.Args) == 2 && os.Args[1] == ServeArg {
 		os.Exit(server.Main())
 	}
-	// The helpers of the login PATH probe's scenarios (conformance
-	// pathprobe.go): a fake login shell, a program run with /bin changed,
+	// The helpers of the login PATH probe's scenarios (the fakeshell
+	// command and impl start of package script): a fake login shell, a program run with /bin changed,
 	// and the session leader of a terminal scenario.
 	switch os.Getenv(RoleVariable) {
 	case fakeshell.Role:
 		os.Exit(fakeshell.Main())
 	case fakeshell.OverlayRole:
 		os.Exit(fakeshell.OverlayMain())
-	case conformance.PTYJobRole:
-		os.Exit(conformance.PTYJobMain())
+	case script.PTYJobRole:
+		os.Exit(script.PTYJobMain())
 	}
 }

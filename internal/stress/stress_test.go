@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/client"
 	"github.com/apexcheck/apexcheck/internal/roles"
 	"github.com/apexcheck/apexcheck/protocol"
 )
@@ -105,7 +105,7 @@ func TestNoLostResponses(t *testing.T) {
 // cycle starts the implementation, completes the handshake, makes one
 // call and shuts it down.
 func cycle(argv, env []string, dir string) error {
-	c, err := conformance.StartClient(argv, env, dir, bound)
+	c, err := client.Start(argv, env, dir, bound, client.Options{})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/apexcheck/apexcheck/protocol"
 	"github.com/apexcheck/apexcheck/ref/server"
 	"github.com/apexcheck/apexcheck/ref/tool"
@@ -52,14 +53,14 @@ func TestScenariosWithoutBackground(t *testing.T) {
 		switch {
 		case r.Scenario.Name == "bg_no_support":
 			sawNoSupport = true
-			if r.Outcome != conformance.Passed {
+			if r.Outcome != suite.Passed {
 				t.Errorf("bg_no_support: %s: %s\n%s", r.Outcome, r.Message, r.Log)
 			}
 		case slices.Contains(r.Scenario.Requires, protocol.CapBackground):
-			if r.Outcome != conformance.Skipped {
+			if r.Outcome != suite.Skipped {
 				t.Errorf("%s: %s, want skipped: %s", r.Scenario.Name, r.Outcome, r.Message)
 			}
-		case r.Outcome != conformance.Passed && r.Outcome != conformance.Skipped:
+		case r.Outcome != suite.Passed && r.Outcome != suite.Skipped:
 			// Permission answers for handle calls need no background support.
 			t.Errorf("%s: %s: %s", r.Scenario.Name, r.Outcome, r.Message)
 		}

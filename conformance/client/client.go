@@ -1,0 +1,631 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+)
+
+// ErrBroken wraps every error caused by the implementation misbehaving at
+// the protocol level: a crash, a hang past a bound, or bytes on stdout that
+// are not protocol messages. A scenario that meets one is errored, not
+// failed.
+var ErrBroken = errors.New("implementation broke the protocol")
+
+// Client drives one implementation process over the protocol.
+type Client struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	w      *protocol.Writer
+	stderr *tailBuffer
+
+	mu      sync.Mutex
+	pending map[string]*Pending
+	broken  error // first protocol violation or read failure
+	// shutdownSeen is set by the shutdown response, after which PROTO-9
+	// allows no message: a call's result that comes later means the
+	// implementation answered shutdown before ending its calls.
+	shutdownSeen bool
+	// dups are raw lines sent under the id of a request still in flight
+	// (SendDuplicate): an error answer with that id is theirs.
+	dups    map[string]*Pending
+	nextID  int
+	exited  chan struct{}
+	waitErr error
+	// stderrDone is closed when the stderr reader has stopped.
+	stderrDone chan struct{}
+	trace      func(line []byte)
+	tracker    *Tracker
+	// pid is the implementation's pid when the process started is not the
+	// implementation itself but its parent (impl start -pty).
+	pid int
+
+	// Hello is the implementation's handshake answer.
+	Hello protocol.Response
+}
+
+// Pending is a request awaiting its response.
+type Pending struct {
+	ID      string
+	Request protocol.Request
+	done    chan struct{}
+	resp    protocol.Response
+	updates []protocol.Result
+	err     error
+	mu      sync.Mutex
+	// sent and answered are when the request was written and its response
+	// read: every update of a call was sent between them (Elapsed).
+	sent, answered time.Time
+}
+
+// Updates returns the update messages received so far, in order.
+func (p *Pending) Updates() []protocol.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]protocol.Result(nil), p.updates...)
+}
+
+// Done is closed when the response arrived or the client broke.
+func (p *Pending) Done() <-chan struct{} { return p.done }
+
+// Response returns the response once Done is closed.
+func (p *Pending) Response() (protocol.Response, error) { return p.resp, p.err }
+
+// Elapsed is the time from writing the request to reading its response,
+// once Done is closed: every update of the call was sent within it.
+func (p *Pending) Elapsed() time.Duration { return p.answered.Sub(p.sent) }
+
+// Options are the optional parts of a start.
+type Options struct {
+	// Trace, when set, is called with every line the implementation writes
+	// to stdout, as written and before it is decoded: `apexcheck validate`
+	// checks those lines against the schema, including lines that break
+	// decoding into the protocol types.
+	Trace func(line []byte)
+	// Tracker, when set, tracks the implementation while it runs, so that
+	// [Tracker.Interrupt] can kill it; once the tracker is interrupted, no
+	// start through it succeeds.
+	Tracker *Tracker
+	// Started, when set, runs once the process exists and before the
+	// handshake. It returns the implementation's pid when the process
+	// started is not the implementation itself but its parent (`impl start
+	// -pty` learns it there), else 0; with an error too, when it knows
+	// one, so that the implementation is killed with its parent.
+	Started func(*Client) (pid int, err error)
+}
+
+// Start starts argv with env in dir and performs the handshake, waiting at
+// most bound for it.
+func Start(argv, env []string, dir string, bound time.Duration, opt Options) (*Client, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("start implementation: empty command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	// Its own session, hence its own process group, so a stuck
+	// implementation and whatever it started in its group can be killed
+	// together; and no controlling terminal, so a scenario sees the same
+	// implementation whether apexcheck runs in a terminal or in CI, and an
+	// implementation whose login shell grabs the terminal cannot take the
+	// user's (terminal scenarios give it one of their own: impl start -pty).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return StartCmd(cmd, bound, opt)
+}
+
+// Handshake starts argv as [Start] does and shuts it down at once, to learn
+// its identity and capabilities (Hello, Capabilities) outside any
+// scenario.
+func Handshake(argv, env []string, dir string, bound time.Duration, opt Options) (*Client, error) {
+	c, err := Start(argv, env, dir, bound, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Shutdown(bound); err != nil {
+		c.Kill()
+		return nil, c.startError(fmt.Errorf("handshake: shutdown: %w", err))
+	}
+	return c, nil
+}
+
+// StartCmd starts cmd, prepared with its environment, directory and
+// process attributes, as the implementation, and performs the handshake,
+// waiting at most bound for it.
+func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start implementation: %w", err)
+	}
+	// The pipes for stdout and stderr are made here, not by os/exec: Wait
+	// closes the read end of a pipe it made, and a Wait that returns while
+	// the last response is still unread in the pipe would lose it. These
+	// read ends belong to the readers, which close them once they are done;
+	// after the process exits, a read deadline (never a close) bounds how
+	// long a process it left behind can hold the pipes open.
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start implementation: stdout pipe: %w", err)
+	}
+	stderrR, stderrW, err := os.Pipe()
+	if err != nil {
+		stdoutR.Close()
+		stdoutW.Close()
+		return nil, fmt.Errorf("start implementation: stderr pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	c := &Client{
+		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin),
+		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
+		exited: make(chan struct{}), stderrDone: make(chan struct{}), trace: opt.Trace, tracker: opt.Tracker,
+	}
+	if opt.Tracker.beginStart() {
+		err = cmd.Start()
+		if err == nil {
+			opt.Tracker.endStart(c)
+		} else {
+			opt.Tracker.endStart(nil)
+		}
+	} else {
+		err = errors.New("the run was interrupted")
+	}
+	stdoutW.Close() // the child has its own copies now
+	stderrW.Close()
+	if err != nil {
+		stdoutR.Close()
+		stderrR.Close()
+		return nil, fmt.Errorf("start implementation %q: %w", cmd.Args[0], err)
+	}
+	go c.readLoop(stdoutR)
+	go c.copyStderr(stderrR)
+	go func() {
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+		c.tracker.untrackClient(c)
+		// Whatever the implementation wrote before it exited is in the
+		// pipes and is read before the deadline can matter: a deadline
+		// only cuts a read that would block.
+		deadline := time.Now().Add(drainAfterExit)
+		stdoutR.SetReadDeadline(deadline)
+		stderrR.SetReadDeadline(deadline)
+	}()
+	if opt.Started != nil {
+		pid, err := opt.Started(c)
+		c.pid = pid // before any Kill: it must reach the implementation's group too
+		if err != nil {
+			c.Kill()
+			return nil, c.startError(err)
+		}
+	}
+	p, err := c.Send(protocol.Request{Type: protocol.TypeHello, Versions: []int{protocol.Version}})
+	if err == nil {
+		var resp protocol.Response
+		resp, err = c.Await(p, bound)
+		c.Hello = resp
+		if err == nil {
+			err = checkHello(resp)
+		}
+	}
+	if err != nil {
+		c.Kill()
+		return nil, c.startError(fmt.Errorf("handshake: %w", err))
+	}
+	return c, nil
+}
+
+// drainAfterExit bounds how long the readers wait for end-of-file once the
+// implementation has exited: only a process it left behind holding its
+// stdout or stderr can make them wait that long.
+const drainAfterExit = 2 * time.Second
+
+// StartError is the error of an implementation that could not be started
+// or did not complete the handshake. It carries the tail of what the
+// implementation wrote to stderr, which usually says why (a missing
+// module, a syntax error, a bad flag).
+type StartError struct {
+	Err    error
+	Stderr string // the last bytes of the implementation's stderr, trimmed
+}
+
+func (e *StartError) Error() string {
+	if e.Stderr == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + "\nimplementation stderr (tail):\n" + indent(e.Stderr, "  ")
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// startError wraps err with the stderr the implementation wrote before it
+// was stopped, waiting (bounded) for the stderr reader to finish.
+func (c *Client) startError(err error) error {
+	select {
+	case <-c.stderrDone:
+	case <-time.After(drainAfterExit + time.Second):
+	}
+	return &StartError{Err: err, Stderr: strings.TrimSpace(lastLines(c.StderrTail(), 20))}
+}
+
+// copyStderr keeps the tail of the implementation's stderr until end of
+// file or the deadline set after exit.
+func (c *Client) copyStderr(r *os.File) {
+	defer close(c.stderrDone)
+	defer r.Close()
+	io.Copy(c.stderr, r)
+}
+
+func checkHello(r protocol.Response) error {
+	switch {
+	case r.Type != protocol.TypeHello:
+		return fmt.Errorf("%w: hello answered with type %q", ErrBroken, r.Type)
+	case r.Protocol != protocol.Version:
+		return fmt.Errorf("%w: implementation speaks protocol %d, the kit speaks %d", ErrBroken, r.Protocol, protocol.Version)
+	case r.Implementation == nil || r.Implementation.Name == "" || r.Implementation.Version == "":
+		return fmt.Errorf("%w: hello names no implementation (name and version are required)", ErrBroken)
+	}
+	return nil
+}
+
+// Capabilities returns the capabilities the implementation declared.
+func (c *Client) Capabilities() map[string]bool {
+	caps := map[string]bool{}
+	for _, cap := range c.Hello.Capabilities {
+		caps[cap] = true
+	}
+	return caps
+}
+
+// Send sends a request, assigning it an ID when it has none.
+func (c *Client) Send(req protocol.Request) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if req.ID == "" {
+		c.nextID++
+		req.ID = "r" + strconv.Itoa(c.nextID)
+	}
+	if _, dup := c.pending[req.ID]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send request: id %q is already in flight", req.ID)
+	}
+	p := &Pending{ID: req.ID, Request: req, done: make(chan struct{}), sent: time.Now()}
+	c.pending[req.ID] = p
+	c.mu.Unlock()
+	if err := c.w.Write(req); err != nil {
+		c.writeFailed(err)
+	}
+	return p, nil
+}
+
+// SendRaw writes line as it is (a newline is added) and registers a
+// pending response under id, which may be "" for a line whose id the
+// implementation cannot read. It lets scenarios probe how an
+// implementation answers requests the kit itself would never send.
+func (c *Client) SendRaw(line []byte, id string) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if _, dup := c.pending[id]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send raw line: id %q is already in flight", id)
+	}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	c.pending[id] = p
+	c.mu.Unlock()
+	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+		c.writeFailed(err)
+	}
+	return p, nil
+}
+
+// SendDuplicate writes line, a request reusing the id of a request still
+// in flight, and registers a pending response for the error answer PROTO-5
+// requires: an error with that id is matched to it, anything else with that
+// id to the request in flight.
+func (c *Client) SendDuplicate(line []byte, id string) (*Pending, error) {
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return nil, err
+	}
+	if c.pending[id] == nil || c.dups[id] != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("send duplicate: id %q is not in flight once", id)
+	}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	if c.dups == nil {
+		c.dups = map[string]*Pending{}
+	}
+	c.dups[id] = p
+	c.mu.Unlock()
+	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+		c.fail(fmt.Errorf("%w: write request: %v", ErrBroken, err))
+	}
+	return p, nil
+}
+
+// Await waits at most bound for p's response. Exceeding the bound breaks
+// the client: the implementation is killed (the runner never hangs).
+func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, error) {
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return p.Response()
+	case <-t.C:
+		err := fmt.Errorf("%w: no answer to %s request %q within %v", ErrBroken, p.Request.Type, p.ID, bound)
+		c.fail(err)
+		c.Kill()
+		return protocol.Response{}, err
+	}
+}
+
+// Roundtrip sends req and awaits its response.
+func (c *Client) Roundtrip(req protocol.Request, bound time.Duration) (protocol.Response, error) {
+	p, err := c.Send(req)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	return c.Await(p, bound)
+}
+
+func (c *Client) readLoop(stdout *os.File) {
+	defer stdout.Close()
+	r := protocol.NewReader(stdout)
+	lineNo := 0
+	for {
+		line, err := r.Line()
+		if err != nil {
+			switch {
+			case errors.Is(err, io.EOF):
+				// Let Wait settle so the message can say how it ended.
+				select {
+				case <-c.exited:
+				case <-time.After(drainAfterExit):
+				}
+				c.fail(fmt.Errorf("%w: implementation closed stdout (%s)", ErrBroken, c.ExitStatus()))
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				c.fail(fmt.Errorf("%w: implementation exited (%s), and a process it left behind still holds its stdout", ErrBroken, c.ExitStatus()))
+			default:
+				c.fail(fmt.Errorf("%w: read stdout: %v", ErrBroken, err))
+			}
+			return
+		}
+		lineNo++
+		if c.trace != nil {
+			c.trace(line)
+		}
+		var resp protocol.Response
+		if err := json.Unmarshal(line, &resp); err != nil || resp.Type == "" {
+			c.fail(fmt.Errorf("%w: stdout line %d is not a protocol message: %s", ErrBroken, lineNo, quoteShort(line)))
+			c.Kill()
+			return
+		}
+		c.dispatch(resp, line)
+	}
+}
+
+func (c *Client) dispatch(resp protocol.Response, line []byte) {
+	c.mu.Lock()
+	if c.shutdownSeen {
+		c.mu.Unlock()
+		c.fail(fmt.Errorf("%w: message after the shutdown response (PROTO-9): %s", ErrBroken, quoteShort(line)))
+		return
+	}
+	if resp.Type == protocol.TypeShutdown {
+		c.shutdownSeen = true
+	}
+	if d := c.dups[resp.ID]; d != nil && resp.Type == protocol.TypeError {
+		delete(c.dups, resp.ID)
+		c.mu.Unlock()
+		d.resp = resp
+		close(d.done)
+		return
+	}
+	p := c.pending[resp.ID]
+	if p == nil {
+		c.mu.Unlock()
+		c.fail(fmt.Errorf("%w: response for unknown id %q: %s", ErrBroken, resp.ID, quoteShort(line)))
+		return
+	}
+	if resp.Type == protocol.TypeUpdate {
+		c.mu.Unlock()
+		if resp.Result == nil {
+			c.fail(fmt.Errorf("%w: update for %q carries no result", ErrBroken, resp.ID))
+			return
+		}
+		p.mu.Lock()
+		p.updates = append(p.updates, *resp.Result)
+		p.mu.Unlock()
+		return
+	}
+	delete(c.pending, resp.ID)
+	c.mu.Unlock()
+	p.resp, p.answered = resp, time.Now()
+	close(p.done)
+}
+
+// writeFailed breaks the client after a failed write to stdin. A write
+// fails most often because the implementation has exited (a broken
+// pipe), so the message says how it exited, once that is known.
+func (c *Client) writeFailed(err error) {
+	select {
+	case <-c.exited:
+	case <-time.After(drainAfterExit):
+	}
+	c.fail(fmt.Errorf("%w: write request: %v (%s)", ErrBroken, err, c.ExitStatus()))
+}
+
+// fail records the first breakage and fails every pending request.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	if c.broken == nil {
+		c.broken = err
+	}
+	pending := c.pending
+	c.pending = map[string]*Pending{}
+	for id, d := range c.dups {
+		pending["dup "+id] = d
+	}
+	c.dups = nil
+	c.mu.Unlock()
+	for _, p := range pending {
+		p.err = err
+		close(p.done)
+	}
+}
+
+// Broken returns the first protocol breakage, or nil.
+func (c *Client) Broken() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.broken
+}
+
+// Shutdown asks the implementation to shut down and waits at most bound
+// for the answer and the exit.
+func (c *Client) Shutdown(bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	resp, err := c.Roundtrip(protocol.Request{Type: protocol.TypeShutdown}, bound)
+	if err != nil {
+		return err
+	}
+	if resp.Type != protocol.TypeShutdown {
+		return fmt.Errorf("%w: shutdown answered with type %q", ErrBroken, resp.Type)
+	}
+	return c.WaitExit(time.Until(deadline))
+}
+
+// CloseStdin closes the implementation's stdin and waits at most bound for
+// it to exit.
+func (c *Client) CloseStdin(bound time.Duration) error {
+	c.stdin.Close()
+	return c.WaitExit(bound)
+}
+
+// WaitExit waits at most bound for the process to exit, then kills it.
+func (c *Client) WaitExit(bound time.Duration) error {
+	select {
+	case <-c.exited:
+		return nil
+	case <-time.After(bound):
+		c.Kill()
+		return fmt.Errorf("%w: did not exit within %v", ErrBroken, bound)
+	}
+}
+
+// Exited reports whether the process has exited.
+func (c *Client) Exited() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Kill kills the implementation's process group and waits for it.
+func (c *Client) Kill() {
+	if c.cmd.Process != nil {
+		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		c.cmd.Process.Kill()
+	}
+	if c.pid != 0 {
+		syscall.Kill(-c.pid, syscall.SIGKILL) // its own group, under a parent
+	}
+	c.stdin.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// Pid is the implementation's process ID.
+func (c *Client) Pid() int {
+	if c.pid != 0 {
+		return c.pid
+	}
+	return c.cmd.Process.Pid
+}
+
+// StderrTail returns the last bytes the implementation wrote to stderr.
+func (c *Client) StderrTail() string { return c.stderr.String() }
+
+// ExitStatus describes how the process ended ("exited with status 0",
+// "exited: signal: killed"), or says "still running".
+func (c *Client) ExitStatus() string {
+	select {
+	case <-c.exited:
+		if c.waitErr != nil {
+			return "exited: " + c.waitErr.Error()
+		}
+		return "exited with status 0"
+	default:
+		return "still running"
+	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func quoteShort(b []byte) string {
+	if len(b) > 200 {
+		return strconv.Quote(string(b[:200])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// DefaultBound is the default bound on every wait for the implementation.
+// It is generous because a loaded 2-core CI machine can stall a process for
+// seconds; a conforming call in the suite answers in well under a second
+// unless its scenario says otherwise.
+const DefaultBound = 30 * time.Second

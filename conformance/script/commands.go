@@ -1,0 +1,519 @@
+package script
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/internal/linediff"
+	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Commands returns the custom commands scenarios use, for testscript's
+// Params.Cmds. Each is documented in spec/INTERPRETING.md; in brief:
+//
+//	impl start [-unset NAME]... [NAME=VALUE]...   start the implementation
+//	      [-pty fg|bg] [-bin NAME=[FILE]]...       under a terminal, or with /bin changed (pathprobe.go),
+//	      [-tmpfs BYTES]                           or with TMPDIR a tmpfs of BYTES (pathprobe.go)
+//	impl shutdown | close | kill                  stop it three ways
+//	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
+//	call [flags] JSON                             one tool call; stdout is its text
+//	await [-within D] NAME                        wait for an async call
+//	abort NAME                                    abort a call (NAME of a call, else a raw id)
+//	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
+//	send -pad N LINE                              the line followed by N spaces, to send a long line
+//	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
+//	field PATH [JSON]                             assert (or print) a field of the last response
+//	text [-file F] [STRING]                       assert the last result's exact text
+//	contains STRING                               the last result's text contains STRING (portable.go)
+//	textsize [-max N] [-min N]                    the last result's text is within N bytes (portable.go)
+//	updates                                       print the last call's updates
+//	render JSON                                   print a call's display header
+//	permission [-rules F] JSON                    print every permission function's answer
+//	permcorpus [-local] [-class C] [-cites ID] F  run permission corpus entries, report each disagreement (permcorpus.go)
+//	no-survivors [-within D]                      no process the implementation started is alive
+//	waitfile [-within D] FILE [REGEXP]            wait for a file (and a line in it)
+//	capture NAME REGEXP                           set $NAME from the last result's text
+//	poll [-within D] JSON REGEXP                  repeat a call until its text matches
+//	fullfile [-var NAME] [-perm MODE] [DEST]      check (and copy) the last result's full-output file
+//	rss mark | rss -grown-under MIB               the implementation's peak memory does not grow
+//	tty type|unread TEXT | foreground | stopped   the terminal of `impl start -pty` (tty_linux.go)
+//	pacing INTERVAL                               the last call's updates were at most one per INTERVAL (pacing.go)
+//	waitupdate [-within D] NAME REGEXP            wait for an update of an async call (pacing.go)
+//	clock NAME                                    set $NAME to the runner's monotonic time in seconds (clock.go)
+//	elapsed [-ppm N] S A B C D SLACK              S seconds is within stamps A→B and C→D, ± SLACK (clock.go)
+//	fakeshell [flags] FILE | show [-n N] LOG      install a fake login shell, show its log (needs SelfExe)
+func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"impl":         cmdImpl,
+		"call":         cmdCall,
+		"await":        cmdAwait,
+		"abort":        cmdAbort,
+		"send":         cmdSend,
+		"field":        cmdField,
+		"text":         cmdText,
+		"contains":     cmdContains,
+		"textsize":     cmdTextsize,
+		"updates":      cmdUpdates,
+		"render":       cmdRender,
+		"permission":   cmdPermission,
+		"permcorpus":   cmdPermcorpus,
+		"no-survivors": cmdNoSurvivors,
+		"waitfile":     cmdWaitfile,
+		"capture":      cmdCapture,
+		"poll":         cmdPoll,
+		"fullfile":     cmdFullfile,
+		"rss":          cmdRss,
+		"tty":          cmdTTY,
+		"pacing":       cmdPacing,
+		"waitupdate":   cmdWaitupdate,
+		"clock":        cmdClock,
+		"elapsed":      cmdElapsed,
+	}
+}
+
+func newFlags(ts *testscript.TestScript, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parseFlags(ts *testscript.TestScript, fs *flag.FlagSet, args []string) {
+	if err := fs.Parse(args); err != nil {
+		ts.Fatalf("usage: %s: %v", fs.Name(), err)
+	}
+}
+
+func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if neg {
+		ts.Fatalf("impl does not support negation")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: impl start|shutdown|close|kill|status")
+	}
+	bound := s.cfg.bound()
+	switch args[0] {
+	case "start":
+		unset := map[string]bool{}
+		var overrides []string
+		var opt startOptions
+		for i := 1; i < len(args); i++ {
+			switch {
+			case args[i] == "-unset" && i+1 < len(args):
+				unset[args[i+1]] = true
+				i++
+			case (args[i] == "-pty" || args[i] == "-bin" || args[i] == "-tmpfs") && i+1 < len(args):
+				opt.set(ts, args[i], args[i+1])
+				i++
+			case strings.Contains(args[i], "="):
+				overrides = append(overrides, args[i])
+			default:
+				ts.Fatalf("usage: impl start [-unset NAME]... [-pty fg|bg] [-bin NAME=[FILE]]... [-tmpfs BYTES] [NAME=VALUE]...")
+			}
+		}
+		s.startWith(opt, overrides, unset)
+	case "shutdown":
+		s.check(s.ensureClient().Shutdown(bound))
+	case "close":
+		s.check(s.ensureClient().CloseStdin(bound))
+	case "kill":
+		s.ensureClient().Kill()
+	case "status":
+		// How the process ended, or "still running", for PROTO-19.
+		fmt.Fprintln(ts.Stdout(), s.ensureClient().ExitStatus())
+	default:
+		ts.Fatalf("impl: unknown subcommand %q", args[0])
+	}
+}
+
+// callFlags are the flags of `call`.
+type callFlags struct {
+	id, cwd, prefix, shell, session string
+	async, updates, evidence        bool
+	aborted                         bool
+	noexpose                        bool
+	within                          time.Duration
+}
+
+func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	var f callFlags
+	fs := newFlags(ts, "call")
+	fs.StringVar(&f.id, "id", "", "name the call (for await and abort)")
+	fs.BoolVar(&f.async, "async", false, "do not wait for the result")
+	fs.StringVar(&f.cwd, "cwd", "", "working directory (default $WORK)")
+	fs.StringVar(&f.prefix, "prefix", "", "commandPrefix tool option")
+	fs.StringVar(&f.shell, "shell", "", "shellPath tool option")
+	fs.BoolVar(&f.noexpose, "noexpose", false, "exposeSessionEnvironment: false")
+	fs.StringVar(&f.session, "session", "", "file holding the session context as JSON")
+	fs.BoolVar(&f.updates, "updates", false, "ask for streamed updates")
+	fs.BoolVar(&f.evidence, "evidence", false, "ask for the evidence record")
+	fs.BoolVar(&f.aborted, "aborted", false, "hand the tool an already-aborted signal")
+	fs.DurationVar(&f.within, "within", 0, "bound on the wait for the result")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: call [flags] JSON")
+	}
+	raw := []byte(fs.Arg(0))
+	req := protocol.Request{Type: protocol.TypeCall, ID: f.id, Arguments: raw,
+		Cwd: f.cwd, Updates: f.updates, Evidence: f.evidence, Aborted: f.aborted}
+	if req.Cwd == "" {
+		req.Cwd = ts.Getenv("WORK")
+	} else {
+		req.Cwd = ts.MkAbs(req.Cwd)
+	}
+	if !json.Valid(raw) {
+		// Malformed shapes are sent as they are; a string that is not JSON
+		// at all is sent as a JSON string.
+		quoted, _ := json.Marshal(string(raw))
+		req.Arguments = quoted
+	}
+	if f.prefix != "" || f.shell != "" || f.noexpose {
+		req.Options = &protocol.ToolOptions{CommandPrefix: f.prefix, ShellPath: f.shell}
+		if f.noexpose {
+			no := false
+			req.Options.ExposeSessionEnvironment = &no
+		}
+	}
+	if f.session != "" {
+		var sess protocol.Session
+		if err := json.Unmarshal([]byte(ts.ReadFile(f.session)), &sess); err != nil {
+			ts.Fatalf("call: session file %s: %v", f.session, err)
+		}
+		req.Session = &sess
+	}
+	c := s.ensureClient()
+	p, err := c.Send(req)
+	s.check(err)
+	if f.id != "" {
+		s.calls[f.id] = p
+	}
+	if f.async {
+		if neg {
+			ts.Fatalf("call -async: negate the await, not the call")
+		}
+		if f.id == "" {
+			ts.Fatalf("call -async needs -id")
+		}
+		return
+	}
+	s.finishCall(neg, p, f.within)
+}
+
+func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "await")
+	within := fs.Duration("within", 0, "bound on the wait")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: await [-within D] NAME")
+	}
+	p := s.calls[fs.Arg(0)]
+	if p == nil {
+		ts.Fatalf("await: no call named %q", fs.Arg(0))
+	}
+	s.finishCall(neg, p, *within)
+}
+
+// finishCall waits for a call's result, records it and checks its error
+// flag against neg.
+func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
+	if within == 0 {
+		within = s.cfg.bound()
+	}
+	start := time.Now()
+	resp, err := s.client.Await(p, within)
+	s.check(err)
+	s.ts.Logf("result after %.2fs", time.Since(start).Seconds())
+	if resp.Type == protocol.TypeError && resp.Error != nil {
+		s.errored("call answered with a protocol error: %s: %s", resp.Error.Code, resp.Error.Message)
+	}
+	if resp.Type != protocol.TypeResult || resp.Result == nil {
+		s.errored("call answered with type %q and no result", resp.Type)
+	}
+	s.last, s.lastCall = &resp, p
+	io.WriteString(s.ts.Stdout(), resp.Result.Text)
+	switch {
+	case resp.Result.IsError && !neg:
+		s.ts.Fatalf("call returned an error result:\n%s", resp.Result.Text)
+	case !resp.Result.IsError && neg:
+		s.ts.Fatalf("call succeeded, want an error result; text:\n%s", resp.Result.Text)
+	}
+}
+
+func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if len(args) != 1 {
+		ts.Fatalf("usage: abort NAME")
+	}
+	target := args[0]
+	if p := s.calls[args[0]]; p != nil {
+		target = p.ID
+	}
+	resp, err := s.ensureClient().Roundtrip(protocol.Request{Type: protocol.TypeAbort, Target: target}, s.cfg.bound())
+	s.check(err)
+	if resp.Type != protocol.TypeAbort {
+		s.errored("abort answered with type %q", resp.Type)
+	}
+}
+
+// cmdSend sends one raw line and waits for the answer carrying ID (the
+// "id" member of LINE when it is a JSON object with a string id, else "",
+// unless -id says otherwise). The answer becomes the last response, for
+// field. It is how scenarios check an implementation's answers to
+// malformed requests (PROTO-15).
+func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "send")
+	id := fs.String("id", "", "the id the answer carries")
+	dup := fs.Bool("dup", false, "the line reuses the id of a call in flight (PROTO-5)")
+	pad := fs.Int("pad", 0, "append `N` spaces to the line (JSON allows them), to send a long line")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 || *pad < 0 {
+		ts.Fatalf("usage: send [-id ID] [-dup] [-pad N] LINE")
+	}
+	line := append([]byte(fs.Arg(0)), bytes.Repeat([]byte{' '}, *pad)...)
+	want := *id
+	if want == "" {
+		var probe struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(line, &probe) == nil {
+			want = probe.ID
+		}
+	}
+	send := s.ensureClient().SendRaw
+	if *dup {
+		send = s.client.SendDuplicate
+	}
+	p, err := send(line, want)
+	s.check(err)
+	resp, err := s.client.Await(p, s.cfg.bound())
+	s.check(err)
+	s.last = &resp
+}
+
+// cmdField asserts a field of the last response. PATH is dot-separated
+// (array elements by index); JSON is compared as a JSON value. With no
+// JSON, the field's value is printed to stdout. Negated, it asserts the
+// field is absent (or, with JSON, differs).
+func cmdField(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: field PATH [JSON]")
+	}
+	if s.last == nil {
+		ts.Fatalf("field: no response yet")
+	}
+	root, err := toGeneric(s.last)
+	ts.Check(err)
+	value, ok := lookup(root, args[0])
+	if len(args) == 1 {
+		switch {
+		case neg && ok:
+			ts.Fatalf("field %s is present: %s", args[0], mustJSON(value))
+		case !neg && !ok:
+			ts.Fatalf("field %s is absent", args[0])
+		case ok:
+			fmt.Fprintln(ts.Stdout(), mustJSON(value))
+		}
+		return
+	}
+	var want any
+	if err := json.Unmarshal([]byte(args[1]), &want); err != nil {
+		ts.Fatalf("field: want %q is not JSON: %v", args[1], err)
+	}
+	equal := ok && mustJSON(value) == mustJSON(want)
+	switch {
+	case !neg && !ok:
+		ts.Fatalf("field %s is absent, want %s", args[0], mustJSON(want))
+	case !neg && !equal:
+		ts.Fatalf("field %s = %s, want %s", args[0], mustJSON(value), mustJSON(want))
+	case neg && equal:
+		ts.Fatalf("field %s = %s, want anything else", args[0], mustJSON(value))
+	}
+}
+
+// cmdText asserts the last result's text exactly: against an argument
+// in which Go escapes (\n, \t, \\, \xNN, \u…) stand for their characters,
+// since testscript arguments cannot hold a newline, or against a file whose one final newline is not part of the
+// text (txtar files always end in one). With -env, $VAR in the file is
+// expanded from the scenario's environment.
+func cmdText(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "text")
+	file := fs.String("file", "", "file holding the expected text")
+	expand := fs.Bool("env", false, "expand $VAR and ${VAR} in the file, as cmpenv does")
+	parseFlags(ts, fs, args)
+	var want string
+	switch {
+	case *file != "" && fs.NArg() == 0:
+		want = strings.TrimSuffix(ts.ReadFile(*file), "\n")
+		if *expand {
+			want = os.Expand(want, ts.Getenv)
+		}
+	case *file == "" && fs.NArg() == 1:
+		var err error
+		if want, err = strconv.Unquote(`"` + strings.ReplaceAll(fs.Arg(0), `"`, `\"`) + `"`); err != nil {
+			ts.Fatalf("text: %q is not a valid escaped string: %v", fs.Arg(0), err)
+		}
+	default:
+		ts.Fatalf("usage: text -file F | text STRING")
+	}
+	if s.last == nil || s.last.Result == nil {
+		ts.Fatalf("text: no result yet")
+	}
+	got := s.last.Result.Text
+	if (got == want) == neg {
+		if neg {
+			ts.Fatalf("text is %q, want anything else", got)
+		}
+		// A line diff, not both texts whole: a 2000-line output that
+		// differs in one line must show that line.
+		ts.Fatalf("text differs (-want +got):\n%s", linediff.Diff(want, got, 3))
+	}
+}
+
+// cmdUpdates prints the last call's updates, one JSON object per line.
+func cmdUpdates(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if s.lastCall == nil {
+		ts.Fatalf("updates: no call yet")
+	}
+	// Take stdout even when there is nothing to print, so that `stdout`
+	// checks this command's output and not an earlier one's.
+	w := ts.Stdout()
+	for _, u := range s.lastCall.Updates() {
+		fmt.Fprintln(w, mustJSON(u))
+	}
+}
+
+func cmdRender(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if len(args) != 1 {
+		ts.Fatalf("usage: render JSON")
+	}
+	resp := s.request(protocol.Request{Type: protocol.TypeRender, Arguments: rawArgs(args[0])}, protocol.TypeRender)
+	fmt.Fprintln(ts.Stdout(), resp.Header)
+}
+
+func cmdPermission(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "permission")
+	rulesFile := fs.String("rules", "", "file holding the rules as a JSON array")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: permission [-rules F] JSON")
+	}
+	req := protocol.Request{Type: protocol.TypePermission, Arguments: rawArgs(fs.Arg(0)), Rules: []protocol.Rule{}}
+	if *rulesFile != "" {
+		if err := json.Unmarshal([]byte(ts.ReadFile(*rulesFile)), &req.Rules); err != nil {
+			ts.Fatalf("permission: rules file %s: %v", *rulesFile, err)
+		}
+	}
+	resp := s.request(req, protocol.TypePermission)
+	if resp.Permission == nil {
+		s.errored("permission answer carries no permission object")
+	}
+	fmt.Fprintln(ts.Stdout(), mustJSON(resp.Permission))
+}
+
+// request sends a non-call request and records its response.
+func (s *state) request(req protocol.Request, want string) protocol.Response {
+	resp, err := s.ensureClient().Roundtrip(req, s.cfg.bound())
+	s.check(err)
+	if resp.Type == protocol.TypeError && resp.Error != nil {
+		s.errored("%s answered with a protocol error: %s: %s", req.Type, resp.Error.Code, resp.Error.Message)
+	}
+	if resp.Type != want {
+		s.errored("%s answered with type %q", req.Type, resp.Type)
+	}
+	s.last = &resp
+	return resp
+}
+
+func rawArgs(arg string) json.RawMessage {
+	if json.Valid([]byte(arg)) {
+		return json.RawMessage(arg)
+	}
+	quoted, _ := json.Marshal(arg)
+	return quoted
+}
+
+// cmdNoSurvivors asserts that no process carrying the scenario's marker is
+// alive, other than the implementation itself while it runs. It waits up
+// to the bound for them to go: killed processes take a moment to be reaped.
+func cmdNoSurvivors(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "no-survivors")
+	within := fs.Duration("within", 10*time.Second, "how long processes may take to die")
+	parseFlags(ts, fs, args)
+	exclude := 0
+	if s.client != nil && !s.client.Exited() {
+		exclude = s.client.Pid()
+	}
+	deadline := time.Now().Add(*within)
+	for {
+		pids := client.Survivors(s.marker, exclude)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%d process(es) survive: %s", len(pids), describePids(pids))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func describePids(pids []int) string {
+	var parts []string
+	for _, pid := range pids {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		parts = append(parts, fmt.Sprintf("%d (%s)", pid, strings.TrimSpace(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cmdWaitfile waits for a file to exist and, with REGEXP, to hold a
+// matching line: the event a scenario waits on instead of sleeping.
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	fs := newFlags(ts, "waitfile")
+	within := fs.Duration("within", 0, "bound on the wait")
+	parseFlags(ts, fs, args)
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		ts.Fatalf("usage: waitfile [-within D] FILE [REGEXP]")
+	}
+	bound := *within
+	if bound == 0 {
+		bound = s.cfg.bound()
+	}
+	path := ts.MkAbs(fs.Arg(0))
+	var re *regexpMatcher
+	if fs.NArg() == 2 {
+		re = newRegexpMatcher(ts, fs.Arg(1))
+	}
+	deadline := time.Now().Add(bound)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && (re == nil || re.match(data)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				ts.Fatalf("waitfile: %s did not appear within %v", fs.Arg(0), bound)
+			}
+			ts.Fatalf("waitfile: %s holds no line matching %q within %v", fs.Arg(0), fs.Arg(1), bound)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

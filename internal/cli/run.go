@@ -1,0 +1,321 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
+	"github.com/apexcheck/apexcheck/internal/version"
+	"github.com/apexcheck/apexcheck/protocol"
+)
+
+const runHelp = `
+Without a command, apexcheck runs the scenarios of its embedded suite against
+the implementation --impl names, or against its own reference when --impl is
+not given, and prints each failure, a summary and the verdict.
+
+Exit status: 0 conformant (or matching the --expect ledger; certified with
+--certify), 1 not, 2 bad usage or setup, 130 interrupted (SIGINT or SIGTERM:
+the implementations are killed and the run's files removed).`
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("", stdout, stderr)
+	var f runFlags
+	f.register(fs.FlagSet)
+	if code, done := fs.parse(args, 0); done {
+		return code
+	}
+	if err := f.check(); err != nil {
+		return fs.usageError(err)
+	}
+	argv, self, err := f.command()
+	if err != nil {
+		return fs.usageError(err)
+	}
+	cfg := conformance.Config{Impl: argv, Scripts: embedded.Scripts, Dir: ".", Parallel: f.parallel, Tracker: new(client.Tracker),
+		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
+	if f.failFast {
+		cfg.MaxFail = 1
+	}
+	all, err := suite.LoadScenarios(embedded.Scripts, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	if err := f.selectFlags.apply(&cfg, all); err != nil {
+		return fs.usageError(err)
+	}
+	profile := cfg.Profile
+	digest, err := suite.Digest(embedded.Data, ".")
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	clauses, err := suite.LoadClauses(embedded.Spec)
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	// ledger checks the run; previous only lends its reviewed reasons to a
+	// draft (--write-expect), which is how a ledger for an older suite is
+	// brought up to date.
+	var ledger, previous *verdict.Ledger
+	if f.expect != "" {
+		if ledger, err = verdict.LoadLedger(f.expect); err == nil {
+			previous = ledger
+			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
+			if err == nil {
+				err = ledger.CheckProfile(profile, all)
+			}
+		}
+		switch {
+		case err != nil && previous != nil && f.writeExpect != "":
+			fmt.Fprintf(stderr, "apexcheck: %v\napexcheck: not checking the run against it; its reasons carry over into the draft %s\n", err, f.writeExpect)
+			ledger = nil
+		case err != nil:
+			fmt.Fprintln(stderr, "apexcheck:", err)
+			return ExitUsage
+		}
+	}
+	if ledger != nil {
+		cfg.CountsAsFailure = func(r suite.Result) bool {
+			st, _ := ledger.Classify(r)
+			return st == verdict.UnexpectedFailure
+		}
+	}
+	selected, err := cfg.Selected()
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	if len(selected) == 0 {
+		fmt.Fprintln(stderr, "apexcheck: no scenario selected (check --run, --area and --shard)")
+		return ExitUsage
+	}
+
+	hello, err := conformance.Handshake(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
+		// The reports say it too: in CI they are often all anyone reads.
+		rep := &verdict.Report{Kit: version.Kit, Suite: digest, Profile: profile,
+			Implementation: protocol.Implementation{Name: strings.Join(cfg.Impl, " ")}, Command: f.commandLine(),
+			ScriptDir: "testdata/scripts", Started: time.Now(), SetupError: verdict.NewSetupError(err)}
+		if err := writeReports(rep, &f.reportFlags, stdout); err != nil {
+			fmt.Fprintln(stderr, "apexcheck:", err)
+		}
+		return ExitUsage
+	}
+	impl := *hello.Hello.Implementation
+	cfg.Capabilities = hello.Capabilities()
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s, profile %s) checking %s %s (%s)\n", version.Kit, suite.ShortDigest(digest), profile, impl.Name, impl.Version, impl.Language)
+	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(sortedKeys(cfg.Capabilities), " "))
+	if ledger != nil {
+		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures): a failure the ledger lists is expected and counts as a pass; the run fails only where it differs from the ledger\n", ledger.Path, len(ledger.Expected))
+	}
+
+	// The report is built before the run, so that each failure printed as
+	// it happens reads as it will in the reports.
+	rep := &verdict.Report{Kit: version.Kit, Suite: digest, Profile: profile, Implementation: impl,
+		Capabilities: sortedKeys(cfg.Capabilities), Command: f.commandLine(), ScriptDir: "testdata/scripts",
+		Ledger: ledger, Clauses: clauses, Scripts: embedded.Scripts, RerunFlags: f.rerunFlags()}
+	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
+	cfg.OnResult = func(r suite.Result) {
+		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
+	}
+	cfg.OnStart = prog.start
+	start := time.Now()
+	stopWatching := stopOnSignal(stderr, cfg.Tracker, prog.done)
+	results, err := conformance.Run(cfg)
+	stopWatching()
+	prog.done()
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return ExitUsage
+	}
+	rep.Started, rep.Duration, rep.Results = start, time.Since(start), results
+
+	usageErr := false
+	if err := writeReports(rep, &f.reportFlags, stdout); err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		usageErr = true
+	}
+	writeSummary(stdout, results)
+	if ledger != nil {
+		writeVerdict(stdout, ledger, ledger.Evaluate(results))
+	}
+	if f.writeExpect != "" {
+		if err := writeFile(f.writeExpect, func(w io.Writer) error {
+			return verdict.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
+		}); err != nil {
+			fmt.Fprintln(stderr, "apexcheck:", err)
+			usageErr = true
+		} else {
+			fmt.Fprintf(stdout, "draft ledger written to %s: review every entry before checking it in\n", f.writeExpect)
+		}
+	}
+	var cert *verdict.Certificate
+	switch {
+	case f.certify && f.shard != "":
+		if cert = certifyShard(stdout, stderr, rep, selected, f.shard); cert == nil {
+			return ExitUsage
+		}
+	case f.certify:
+		c := verdict.Certify(rep, all, clauses, time.Now())
+		cert = &c
+		fmt.Fprintln(stdout)
+		cert.WriteText(stdout)
+		if f.certFile != "" {
+			if err := writeCertificate(f.certFile, *cert); err != nil {
+				fmt.Fprintln(stderr, "apexcheck:", err)
+				return ExitUsage
+			}
+		}
+	}
+	return exitCode(verdict.Judge(rep, ledger, cert), usageErr)
+}
+
+// printResult prints one scenario's outcome: every one with -v, else only
+// those that failed, errored or disagree with the ledger. A failure gets
+// its whole block (verdict.Failure): where, which clauses, expected
+// and got, stderr, the rerun command; -v adds the scenario's log before it.
+func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool) {
+	st, e := rep.Ledger.Classify(r)
+	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass {
+		return
+	}
+	label := strings.ToUpper(string(r.Outcome))
+	switch st {
+	case verdict.ExpectedFailure:
+		label = "XFAIL"
+	case verdict.UnexpectedPass:
+		label = "XPASS"
+	}
+	fmt.Fprintf(w, "%-8s %s (%.1fs)\n", label, r.Scenario.Name, r.Duration.Seconds())
+	switch {
+	case st == verdict.UnexpectedPass:
+		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
+	case st == verdict.ExpectedFailure:
+		fmt.Fprintf(w, "    expected (%s): %s\n", e.Clause, e.Reason)
+	case st == verdict.FlakyPass:
+		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
+	case r.Outcome == suite.Failed || r.Outcome == suite.Errored:
+		if verbose && r.Log != "" {
+			// The whole log: each command and its output, which the
+			// block's diff and tails summarise.
+			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog)))))
+		}
+		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
+	case r.Outcome == suite.Skipped && r.Message != "":
+		fmt.Fprintln(w, indent(r.Message))
+	}
+}
+
+// writeSummary prints passed / failed / errored / skipped per area and in
+// total. Skips are never counted as passes.
+func writeSummary(w io.Writer, results []suite.Result) {
+	fmt.Fprintf(w, "\n%-12s %7s %7s %7s %7s\n", "area", "passed", "failed", "errored", "skipped")
+	line := func(name string, t suite.Totals) {
+		fmt.Fprintf(w, "%-12s %7d %7d %7d %7d\n", name, t.Passed, t.Failed, t.Errored, t.Skipped)
+	}
+	for _, a := range suite.CountByArea(results) {
+		line(a.Area, a.Totals)
+	}
+	total := suite.Count(results)
+	line("total", total)
+	writeSkips(w, results)
+	fmt.Fprintln(w, total)
+}
+
+// writeSkips prints the skipped scenarios grouped by reason, largest group
+// first, so that "58 skipped" reads as what it is: a capability not
+// declared, a program not installed, a kernel feature missing.
+func writeSkips(w io.Writer, results []suite.Result) {
+	groups := map[string][]string{}
+	for _, r := range results {
+		if r.Outcome == suite.Skipped {
+			reason := skipReason(r.Message)
+			groups[reason] = append(groups[reason], r.Scenario.Name)
+		}
+	}
+	if len(groups) == 0 {
+		return
+	}
+	reasons := make([]string, 0, len(groups))
+	for r := range groups {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		a, b := groups[reasons[i]], groups[reasons[j]]
+		return len(a) > len(b) || len(a) == len(b) && reasons[i] < reasons[j]
+	})
+	fmt.Fprintln(w, "\nskipped, by reason:")
+	for _, reason := range reasons {
+		names := groups[reason]
+		shown := names
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if more := len(names) - len(shown); more > 0 {
+			list += fmt.Sprintf(", +%d more", more)
+		}
+		fmt.Fprintf(w, "%5d  %s (%s)\n", len(names), reason, list)
+	}
+}
+
+// skipReason rewords a skip message as a reason to group by.
+func skipReason(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if caps, ok := strings.CutPrefix(msg, "implementation does not declare "); ok {
+		return "missing capability " + caps
+	}
+	// testscript's skip command logs "SKIP: reason" or the reason alone.
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "SKIP:"))
+	if msg == "" {
+		return "no reason given"
+	}
+	return msg
+}
+
+func writeVerdict(w io.Writer, l *verdict.Ledger, v verdict.Verdict) {
+	if v.OK() {
+		fmt.Fprintf(w, "the run matches the ledger %s: %d expected failures", l.Path, len(v.Expected))
+	} else {
+		fmt.Fprintf(w, "the run does NOT match the ledger %s: %d expected failures, %d unexpected failures, %d listed scenarios now pass",
+			l.Path, len(v.Expected), len(v.Unexpected), len(v.Fixed))
+	}
+	if len(v.FlakyPass) > 0 {
+		fmt.Fprintf(w, " (%d listed as flaky passed this time)", len(v.FlakyPass))
+	}
+	if len(v.NotRun) > 0 {
+		fmt.Fprintf(w, " (%d listed scenarios did not run)", len(v.NotRun))
+	}
+	fmt.Fprintln(w)
+}
+
+// certifyShard judges one shard of a run with --certify --shard: a shard
+// cannot certify alone, so it checks only its own scenarios by
+// certification's rules (a MUST scenario that failed, errored or was
+// skipped denies) and says that the certificate comes from apexcheck
+// merge. It returns nil when the spec cannot be read.
+func certifyShard(stdout, stderr io.Writer, rep *verdict.Report, selected []suite.Scenario, shard string) *verdict.Certificate {
+	clauses, err := suite.LoadClauses(embedded.Spec)
+	if err != nil {
+		fmt.Fprintln(stderr, "apexcheck:", err)
+		return nil
+	}
+	cert := verdict.Certify(rep, selected, clauses, time.Now())
+	cert.Shard = shard
+	fmt.Fprintf(stdout, "\nshard %s: %d of %d MUST scenarios ran and passed\n", shard, cert.Totals.MustPassed, cert.Totals.MustTotal)
+	for _, d := range cert.Denied {
+		fmt.Fprintf(stdout, "  denies certification: %s\n", d)
+	}
+	fmt.Fprintln(stdout, "the certificate comes from merging every shard's --json report: apexcheck merge --certify REPORT.jsonl...")
+	return &cert
+}
