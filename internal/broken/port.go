@@ -63,6 +63,9 @@ type port struct {
 	// shellexec.StreamGrace; negative means until both pipes close
 	// (EXEC-19).
 	grace time.Duration
+	// dropInFlight keeps, once the grace has passed, nothing the pipes
+	// still hold (EXEC-19).
+	dropInFlight bool
 	// streamsInTurn reads stdout to its end before it reads stderr at all,
 	// as `p.stdout.read(); p.stderr.read()` does (EXEC-6).
 	streamsInTurn bool
@@ -242,7 +245,7 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 	go func() { state, _ = cmd.Process.Wait(); close(exited) }()
 
 	var timer <-chan time.Time
-	if op.Timeout != nil {
+	if op.Timeout != nil || timeout > 0 {
 		from := started
 		if p.timerFromCall {
 			from = arrived
@@ -271,7 +274,11 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 		if p.seconds != nil {
 			seconds = p.seconds
 		}
-		status = "Command timed out after " + seconds(*op.Timeout) + " seconds"
+		given := "undefined" // a timer armed without a timeout (exec-missing-timeout-nan)
+		if op.Timeout != nil {
+			given = seconds(*op.Timeout)
+		}
+		status = "Command timed out after " + given + " seconds"
 	}
 	<-exited
 	grace := p.grace
@@ -284,6 +291,14 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 		case <-time.After(grace):
 			for _, r := range reads {
 				r.SetReadDeadline(time.Now())
+			}
+			<-pumped
+			// What the shell wrote before it exited may still sit in the
+			// pipes on a loaded machine: take it without waiting for more.
+			for _, r := range reads {
+				if !p.dropInFlight {
+					drainPipe(r, acc)
+				}
 			}
 		}
 	}
@@ -434,4 +449,27 @@ var Controls = map[string]Variant{
 		Scenarios: `^exec_`,
 		Serve:     withPort(port{}),
 	},
+}
+
+// drainPipe copies to out what the pipe f holds now, without blocking and
+// at most 1 MiB, the most a Linux pipe holds.
+func drainPipe(f *os.File, out io.Writer) {
+	f.SetReadDeadline(time.Time{})
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, 32<<10)
+	for taken := 0; taken < 1<<20; {
+		var n int
+		var rerr error
+		if err := rc.Read(func(fd uintptr) bool {
+			n, rerr = syscall.Read(int(fd), buf)
+			return true
+		}); err != nil || rerr != nil || n <= 0 {
+			return
+		}
+		taken += n
+		out.Write(buf[:n])
+	}
 }
