@@ -208,18 +208,6 @@ func init() {
 	reg("exec-grace-none", "EXEC-19",
 		"answers on the shell's exit event (Node's 'exit' where 'close' was meant): what the pipes still hold is lost",
 		port{grace: time.Nanosecond, dropInFlight: true})
-	regBoth("exec-env-login-path-appended", "EXEC-20",
-		"appends the login PATH as a second PATH entry instead of replacing the host's",
-		`^(exec|path)_`,
-		port{env: func(host []string, login func() (string, bool), c tool.Call) []string {
-			env := dropVars(host, sessionVar)
-			if login != nil {
-				if path, ok := login(); ok {
-					env = append(env, "PATH="+path)
-				}
-			}
-			return append(env, sessionEnv(c, true)...)
-		}})
 	reg("exec-session-vars-kept-when-hidden", "EXEC-22",
 		"removes the inherited session variables only when it is about to set them: with exposeSessionEnvironment false or no session they pass through",
 		port{env: func(host []string, login func() (string, bool), c tool.Call) []string {

@@ -61,14 +61,6 @@ func init() {
 	reg("path-kill-shell-only", "PATH-8",
 		"kills only the shell when the exchange ends, not its process group (Popen.kill())",
 		withProbe(loginpath.Options{Reap: func(pid int) { syscall.Kill(pid, syscall.SIGKILL) }}))
-	reg("path-sweep-once", "PATH-25",
-		"sweeps the shell's session once: a process forked while the others were being killed lives on",
-		withProbe(loginpath.Options{Reap: func(sid int) {
-			syscall.Kill(-sid, syscall.SIGKILL)
-			for _, pid := range sessionPids(sid, true) {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}}))
 	reg("path-sweep-skips-zombies", "PATH-25",
 		"takes a process /proc shows as a zombie for dead, so one whose main thread alone exited (pthread_exit) survives the sweep",
 		withProbe(loginpath.Options{Reap: func(sid int) {
@@ -141,13 +133,6 @@ func init() {
 				return "/usr/local/bin:/usr/bin:/bin", true
 			}
 		}))
-	reg("path-eager", "PATH-16",
-		"probes when the implementation starts, before any call, as a lazy_static initialised in main does",
-		func(in io.Reader, out io.Writer) error {
-			c := &loginpath.Cached{}
-			go c.LoginPATH()
-			return server.ReferenceWith(func(cfg *tool.Config) { cfg.LoginPATH = c.LoginPATH }).Serve(in, out)
-		})
 	reg("path-after-checks", "PATH-17",
 		"probes only once a run call has passed its checks, so a first call with an invalid timeout or a missing cwd does not probe",
 		func(in io.Reader, out io.Writer) error {
