@@ -18,6 +18,7 @@ import (
 
 func init() {
 	Register("bg-kill-shell-only", Variant{
+		Clause: "BG-16",
 		Defect: "kills a background command's shell but not its process group, on kill and at disposal",
 		// Children and grandchildren of the shell survive.
 		Scenarios: `^bg_(kill_tree|shutdown_disposes|stdin_close_disposes)$`,
@@ -28,6 +29,7 @@ func init() {
 		}),
 	})
 	Register("bg-kill-fixed-wait", Variant{
+		Clause: "BG-28",
 		Defect: "answers a kill call only after a fixed 5 s wait, however soon the command ended (BG-28)",
 		// The kill is right and so is every later retrieval; only the
 		// answer comes seconds after the entry has ended.
@@ -40,6 +42,7 @@ func init() {
 		}),
 	})
 	Register("bg-destructive-retrieval", Variant{
+		Clause: "BG-11",
 		Defect: "a retrieval consumes the output it shows, so the next shows only what arrived since",
 		// The second retrieval of the same output shows "(no output)".
 		Scenarios: `^bg_(output_grows|unknown_handle_some)$`,
@@ -48,6 +51,7 @@ func init() {
 		}),
 	})
 	Register("bg-no-disposal", Variant{
+		Clause: "BG-25",
 		Defect: "leaves background commands running when the session ends",
 		// Shutdown and stdin close leave the commands alive.
 		Scenarios: `^bg_(shutdown_disposes|stdin_close_disposes)$`,
@@ -56,6 +60,7 @@ func init() {
 		}),
 	})
 	Register("bg-sequential-handles", Variant{
+		Clause: "BG-2",
 		Defect: "names background commands bg-1, bg-2, … instead of random UUIDs",
 		// Guessable handles let a model address commands it was never told about.
 		Scenarios: `^bg_launch_text$`,

@@ -65,6 +65,9 @@ func Main(args []string) int {
 	}
 	v, ok := Variants[args[0]]
 	if !ok {
+		v, ok = Controls[args[0]]
+	}
+	if !ok {
 		fmt.Fprintf(os.Stderr, "broken: no variant %q\n", args[0])
 		return 2
 	}

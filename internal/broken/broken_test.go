@@ -84,3 +84,35 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// TestControlsPass runs each control, an implementation the variants are
+// built from with no defect, against its scenarios and requires every one
+// to pass: a variant made from a control is then caught for its defect,
+// not for a difference of the control's.
+func TestControlsPass(t *testing.T) {
+	for name, v := range broken.Controls {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			results, err := conformance.Run(conformance.Config{
+				Impl:    []string{os.Args[0], "broken", name},
+				Scripts: apexcheck.Scripts,
+				Dir:     ".",
+				Run:     regexp.MustCompile(v.Scenarios),
+				Bound:   bound,
+				SelfExe: os.Args[0],
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(results) == 0 {
+				t.Fatalf("no scenario matches %s", v.Scenarios)
+			}
+			t.Logf("%d scenarios", len(results))
+			for _, r := range results {
+				if r.Outcome == conformance.Failed || r.Outcome == conformance.Errored {
+					t.Errorf("%s %s: %s", r.Outcome, r.Scenario.Name, r.Message)
+				}
+			}
+		})
+	}
+}

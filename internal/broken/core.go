@@ -19,6 +19,7 @@ import (
 // the help of apex's exact texts.
 func init() {
 	Register("nonzero-success", Variant{
+		Clause:    "EXEC-15",
 		Defect:    "reports a command that exited non-zero or was killed by a signal as a success, as Codex's shell tool does (EXEC-15, EXEC-17)",
 		Scenarios: `^exec_core_(exit_status|signal)$`,
 		Serve: Wrapped(func(h server.Handler) server.Handler {
@@ -32,11 +33,13 @@ func init() {
 		}),
 	})
 	Register("drops-stderr", Variant{
+		Clause:    "EXEC-6",
 		Defect:    "captures stdout only: what the command writes to stderr never reaches the model (EXEC-6)",
 		Scenarios: `^exec_core_both_streams$`,
 		Serve:     rewritingCommand(func(cmd string) string { return "{\n" + cmd + "\n} 2>/dev/null" }),
 	})
 	Register("agent-stdin", Variant{
+		Clause: "EXEC-5",
 		Defect: "gives the command the implementation's own stdin, so a command that reads stdin waits on, " +
 			"and swallows, the agent's input (EXEC-5)",
 		Scenarios: `^exec_core_stdin$`,
@@ -45,6 +48,7 @@ func init() {
 		Serve: rewritingCommand(func(cmd string) string { return "exec </proc/$PPID/fd/0\n" + cmd }),
 	})
 	Register("tree-escapes-kill", Variant{
+		Clause: "EXEC-10",
 		Defect: "kills only the shell on timeout, abort and shutdown: the command runs in a session of its own, " +
 			"as under a tool that signals the child's pid rather than its group (EXEC-10, EXEC-11, PROTO-9, PROTO-10)",
 		Scenarios: `^(exec_core_(timeout|abort)|proto_core_(shutdown|stdin_close))$`,
@@ -56,11 +60,13 @@ func init() {
 		}),
 	})
 	Register("waits-for-descendants", Variant{
+		Clause:    "EXEC-19",
 		Defect:    "waits for every process the command started, so a detached grandchild holds the call (EXEC-19)",
 		Scenarios: `^exec_core_detached_grandchild$`,
 		Serve:     rewritingCommand(func(cmd string) string { return cmd + "\nwait" }),
 	})
 	Register("ignores-cwd", Variant{
+		Clause:    "EXEC-25",
 		Defect:    "runs every command in the implementation's own working directory, whatever the call asks (EXEC-12, EXEC-25)",
 		Scenarios: `^exec_core_(cwd|missing_cwd)$`,
 		Serve: Wrapped(func(h server.Handler) server.Handler {
@@ -73,6 +79,7 @@ func init() {
 		}),
 	})
 	Register("fixed-environment", Variant{
+		Clause:    "EXEC-20",
 		Defect:    "starts every shell with a fixed environment (PATH and HOME) instead of its own (EXEC-20)",
 		Scenarios: `^exec_core_environment$`,
 		Serve: func(in io.Reader, out io.Writer) error {

@@ -25,6 +25,7 @@ func init() {
 		}),
 	})
 	Register("ignores-timeout", Variant{
+		Clause:    "EXEC-10",
 		Defect:    "drops the timeout, so a command runs to completion",
 		Scenarios: `^exec_(timeout_kills_tree|timeout_text|invalid_timeout|core_timeout)$`,
 		Serve:     rewritingArgs(func(m map[string]any) { delete(m, "timeout") }),
