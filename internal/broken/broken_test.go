@@ -109,7 +109,7 @@ func TestControlsPass(t *testing.T) {
 			}
 			t.Logf("%d scenarios", len(results))
 			for _, r := range results {
-				if r.Outcome == conformance.Failed || r.Outcome == conformance.Errored {
+				if r.Outcome == suite.Failed || r.Outcome == suite.Errored {
 					t.Errorf("%s %s: %s", r.Outcome, r.Scenario.Name, r.Message)
 				}
 			}
