@@ -28,6 +28,12 @@ func init() {
 			return strings.Replace(h, tool.Prompt, "\x1b[1m"+tool.Prompt+"\x1b[22m", 1)
 		})),
 	})
+	Register("display-trailing-newline", Variant{
+		Defect:    "ends the header with a line feed, as a port that prints it as a line (console.log, println!) does",
+		Clause:    "DISP-1",
+		Scenarios: displayArea,
+		Serve:     filtered(nil, renderHeader(func(h string) string { return h + "\n" })),
+	})
 	Register("display-parse-first", Variant{
 		Defect: "draws the header from the parse when the parse accepts the call, and checks the field " +
 			"types only for a rejected one, so `{\"command\":\"ls\",\"handle\":5}` renders `$ ls`",
