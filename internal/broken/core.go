@@ -90,6 +90,7 @@ func init() {
 	})
 	Register("no-cut", Variant{
 		Defect:    "passes output to the model uncut, however long (OUT-34)",
+		Clause:    "OUT-34",
 		Scenarios: `^output_core_cut$`,
 		Serve: withOutput(func(o output.Options) tool.Output {
 			return output.NewAccumulator(output.Options{Dir: o.Dir, MaxLines: unreachable, MaxBytes: unreachable})
@@ -97,6 +98,7 @@ func init() {
 	})
 	Register("silent-cut", Variant{
 		Defect:    "cuts long output without telling the model: no footer, as Codex's shell tool does (OUT-34)",
+		Clause:    "OUT-34",
 		Scenarios: `^output_core_cut$`,
 		Serve: Wrapped(func(h server.Handler) server.Handler {
 			return ExecuteFunc{Handler: h, Exec: func(ctx context.Context, c tool.Call) protocol.Result {

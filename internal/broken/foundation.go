@@ -16,6 +16,7 @@ import (
 func init() {
 	Register("handle-first", Variant{
 		Defect: "dispatches on a present `handle` before looking at `command`, as apex-code 0.2.0 did",
+		Clause: "CALL-1",
 		// The mixed call runs the handle path instead of being rejected.
 		Scenarios: `^call_ambiguous$`,
 		Serve: rewritingArgs(func(m map[string]any) {

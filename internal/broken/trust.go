@@ -31,6 +31,7 @@ import (
 func init() {
 	Register("call-coerces-command", Variant{
 		Defect: "coerces a non-string `command` to text as JavaScript's String() does, so `false` and `0` run as commands (CALL-3)",
+		Clause: "CALL-3",
 		// {"command":false} runs `false` instead of naming no operation.
 		Scenarios: `^call_falsy_values$`,
 		Serve: rewritingArgs(func(m map[string]any) {
@@ -44,6 +45,7 @@ func init() {
 	})
 	Register("call-falsy-handle-empty", Variant{
 		Defect:    "tests the handle for emptiness by truthiness (`!input.handle`), so a `handle` of false or 0 is CALL-8's empty handle (CALL-3, CALL-8)",
+		Clause:    "CALL-8",
 		Scenarios: `^call_falsy_values$`,
 		Serve: rewritingArgs(func(m map[string]any) {
 			if falsyNonString(m["handle"]) {
@@ -53,6 +55,7 @@ func init() {
 	})
 	Register("call-presence-ambiguous", Variant{
 		Defect:    "decides ambiguity by key presence (`\"command\" in input && \"handle\" in input`), so a placeholder or wrong-typed field beside the other makes the call ambiguous (CALL-3, CALL-5)",
+		Clause:    "CALL-5",
 		Scenarios: `^call_(falsy_values|placeholders)$`,
 		Serve: rewritingArgs(func(m map[string]any) {
 			_, hasCommand := m["command"]
@@ -70,6 +73,7 @@ func init() {
 	})
 	Register("trims-blank-text", Variant{
 		Defect:    "trims `command` and `handle` before testing them for emptiness, so blank text names no operation in the parse and the header (CALL-12, DISP-5)",
+		Clause:    "CALL-12",
 		Scenarios: `^(call_whitespace_command|display_falsy_values)$`,
 		Serve: rewritingCallsAndRenders(func(m map[string]any) {
 			for _, k := range []string{"command", "handle"} {
@@ -81,6 +85,7 @@ func init() {
 	})
 	Register("display-falsy-str", Variant{
 		Defect:    "reads a header field as `value || \"\"`, so a `command` or `handle` of false or 0 counts as absent instead of invalid (DISP-2)",
+		Clause:    "DISP-2",
 		Scenarios: `^display_falsy_values$`,
 		Serve: filtered(renderArgs(func(m map[string]any) {
 			for _, k := range []string{"command", "handle"} {
@@ -92,22 +97,26 @@ func init() {
 	})
 	Register("display-go-float", Variant{
 		Defect:    "writes the header's timeout with Go's %g (`1e-07`, `2.147483647e+06`) instead of JavaScript's Number.prototype.toString (DISP-5)",
+		Clause:    "DISP-5",
 		Scenarios: `^display_(timeout_numbers|run_header)$`,
 		Serve:     filtered(nil, goFloatHeader),
 	})
 	Register("updates-per-chunk", Variant{
 		Defect: "streams one update per chunk of output, without the 100 ms throttle (OUT-30)",
+		Clause: "OUT-30",
 		// 1ns is past as soon as it is set: every chunk is sent at once.
 		Scenarios: `^output_updates_paced$`,
 		Serve:     withConfig(func(c *tool.Config) { c.UpdateInterval = time.Nanosecond }),
 	})
 	Register("updates-held-back", Variant{
 		Defect:    "holds every update after the first output update back until the command ends (OUT-30)",
+		Clause:    "OUT-30",
 		Scenarios: `^output_updates_live$`,
 		Serve:     withConfig(func(c *tool.Config) { c.UpdateInterval = 24 * time.Hour }),
 	})
 	Register("keeps-bom", Variant{
 		Defect:    "keeps a byte order mark that starts the stream, as Go's decoders do (OUT-16)",
+		Clause:    "OUT-16",
 		Scenarios: `^output_bom(_file)?$`,
 		Serve: withOutput(func(o output.Options) tool.Output {
 			return &bomKeeper{

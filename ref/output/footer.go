@@ -55,13 +55,15 @@ func (s Snapshot) fullOutput() string {
 }
 
 // LinesFooter is the background-retrieval footer (OUT-14): always the
-// by-lines form, without the separating blank line; "" when not truncated
-// or when there is no file to point to.
+// by-lines form, without the separating blank line; "" when not truncated.
+// Without a file to point to it still says the text was cut, ending as the
+// foreground footer does (OUT-33): a cut the model is not told of is what
+// OUT-34 forbids.
 func (s Snapshot) LinesFooter() string {
-	if !s.Truncated || s.FullOutputPath == "" {
+	if !s.Truncated {
 		return ""
 	}
-	return "[Showing lines " + s.lineRange() + ". Full output: " + s.FullOutputPath + "]"
+	return "[Showing lines " + s.lineRange() + ". " + s.fullOutput() + "]"
 }
 
 // lineRange is "<start>-<end> of <total>" where start is the first kept

@@ -61,7 +61,9 @@ func TestLinesFooter(t *testing.T) {
 			"[Showing lines 2-2 of 2. Full output: " + p + "]"},
 		{"partial", Snapshot{Result: TruncateTail(strings.Repeat("L", 60000), 0, 0), FullOutputPath: p},
 			"[Showing lines 1-1 of 1. Full output: " + p + "]"},
-		{"no file", Snapshot{Result: TruncateTail(numbered(2500, false), 0, 0)}, ""},
+		// OUT-14, OUT-33, OUT-34: without a file, still a notice of the cut.
+		{"no file", Snapshot{Result: TruncateTail(numbered(2500, false), 0, 0)},
+			"[Showing lines 501-2500 of 2500. Full output could not be saved]"},
 	}
 	for _, tt := range tests {
 		if got := tt.s.LinesFooter(); got != tt.want {
