@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/apexcheck/apexcheck"
-	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/apexcheck/apexcheck/internal/broken"
 )
 
@@ -19,19 +20,13 @@ import (
 // call.md, display.md and output.md are left.
 var withoutVariant = []string{
 	// background.md
-	"BG-1", "BG-2", "BG-3", "BG-4", "BG-5", "BG-6", "BG-7", "BG-8", "BG-9", "BG-10", "BG-11", "BG-12", "BG-13",
-	"BG-14", "BG-15", "BG-16", "BG-17", "BG-18", "BG-19", "BG-20", "BG-21", "BG-22", "BG-23", "BG-24", "BG-25",
-	"BG-27", "BG-28",
-	// exec.md
-	"EXEC-1", "EXEC-2", "EXEC-3", "EXEC-4", "EXEC-5", "EXEC-6", "EXEC-7", "EXEC-8", "EXEC-9", "EXEC-10",
-	"EXEC-11", "EXEC-12", "EXEC-13", "EXEC-14", "EXEC-15", "EXEC-16", "EXEC-17", "EXEC-18", "EXEC-19",
-	"EXEC-20", "EXEC-21", "EXEC-22", "EXEC-23", "EXEC-24", "EXEC-25", "EXEC-26",
+	"BG-21",
+	"BG-27",
 	// output.md
 	"OUT-32",
 	// path-probe.md
-	"PATH-1", "PATH-2", "PATH-3", "PATH-4", "PATH-5", "PATH-6", "PATH-7", "PATH-8", "PATH-9", "PATH-10",
-	"PATH-11", "PATH-12", "PATH-13", "PATH-14", "PATH-15", "PATH-16", "PATH-17", "PATH-18", "PATH-19",
-	"PATH-20", "PATH-21", "PATH-24", "PATH-25", "PATH-26", "PATH-27", "PATH-28", "PATH-29",
+	"PATH-16",
+	"PATH-24", "PATH-28", "PATH-29",
 	// permissions.md
 	"PERM-1", "PERM-2", "PERM-3", "PERM-4", "PERM-5", "PERM-6", "PERM-7", "PERM-8", "PERM-9", "PERM-10",
 	"PERM-11", "PERM-12", "PERM-13", "PERM-14", "PERM-15", "PERM-16", "PERM-17", "PERM-18", "PERM-19",
@@ -50,11 +45,11 @@ var withoutVariant = []string{
 // clauses have a realistic defect the suite is proved to catch, and which
 // do not.
 func TestEveryMustClauseHasAVariant(t *testing.T) {
-	clauses, err := conformance.LoadClauses(apexcheck.Spec)
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	must := conformance.MustClauses(clauses)
+	must := verdict.MustClauses(clauses)
 	byClause := map[string][]string{}
 	var unrecorded []string
 	for _, name := range broken.Names() {
