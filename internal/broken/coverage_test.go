@@ -21,7 +21,6 @@ import (
 var withoutVariant = []string{
 	// background.md
 	"BG-21",
-	"BG-27",
 	// output.md
 	"OUT-32",
 	// path-probe.md
@@ -35,7 +34,7 @@ var withoutVariant = []string{
 	"PERM-38", "PERM-39", "PERM-40", "PERM-41", "PERM-42", "PERM-43", "PERM-44", "PERM-45", "PERM-46",
 	"PERM-47", "PERM-48", "PERM-49",
 	// protocol.md
-	"PROTO-1", "PROTO-2", "PROTO-3", "PROTO-4", "PROTO-5", "PROTO-6", "PROTO-7", "PROTO-8", "PROTO-9",
+	"PROTO-2", "PROTO-4", "PROTO-5", "PROTO-6", "PROTO-7", "PROTO-8", "PROTO-9",
 	"PROTO-10", "PROTO-11", "PROTO-12", "PROTO-13", "PROTO-14", "PROTO-15", "PROTO-16", "PROTO-17", "PROTO-18",
 }
 

@@ -55,6 +55,7 @@ func init() {
 		}),
 	})
 	Register("garbage-stdout", Variant{
+		Clause:    "PROTO-1",
 		Defect:    "prints log lines to stdout between protocol messages",
 		Scenarios: `^exec_(exit_code|no_output)$`,
 		Serve: func(in io.Reader, out io.Writer) error {
@@ -78,6 +79,7 @@ func init() {
 		},
 	})
 	Register("slow-hello", Variant{
+		Clause:    "PROTO-3",
 		Defect:    "takes longer than the bound to answer the handshake",
 		Scenarios: `^exec_no_output$`,
 		Serve: func(in io.Reader, out io.Writer) error {

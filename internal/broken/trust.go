@@ -126,6 +126,7 @@ func init() {
 		}),
 	})
 	Register("bg-kill-answers-first", Variant{
+		Clause: "BG-18",
 		Defect: "answers a kill call without waiting to see the shell exit, so a retrieval racing the exit says running (BG-18)",
 		// With a detached grandchild holding the pipes, the entry ends only
 		// after the grace of EXEC-19, far behind the next retrieval.
@@ -135,6 +136,7 @@ func init() {
 		}),
 	})
 	Register("bg-ends-at-eof", Variant{
+		Clause:    "BG-27",
 		Defect:    "ends a background entry only when every process that could write its output is gone, as a reader waiting for end-of-file does, so a detached grandchild keeps it running (BG-27, BG-18)",
 		Scenarios: `^bg_kill_detached_grandchild$`,
 		Serve: withBackground(func(b tool.Background) tool.Background {
