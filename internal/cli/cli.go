@@ -70,6 +70,7 @@ func init() {
 		{mcpbridge.Arg, "--mapping M -- CMD", "serve the protocol with an MCP server's shell tool (--mcp runs it)", mcpBridgeHelp, cmdMCPBridge},
 		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
 		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
+		{"ledger", "migrate FILE...", "rewrite expectation ledgers of the old format in the current one", ledgerHelp, cmdLedger},
 		{"version", "", "print the kit version and suite digest", versionHelp, cmdVersion},
 		{"help", "[COMMAND]", "print the help of apexcheck or of one command", helpHelp, cmdHelp},
 	}
@@ -379,10 +380,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.expect != "" {
 		if ledger, err = conformance.LoadLedger(f.expect); err == nil {
 			previous = ledger
-			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
+			err = ledger.CheckSuite(suite.Data, version.Kit, clauses)
 			if err == nil {
 				err = ledger.CheckProfile(profile, all)
 			}
+		}
+		if err == nil && ledger.Note != "" {
+			fmt.Fprintln(stderr, "apexcheck: note:", ledger.Note)
 		}
 		switch {
 		case err != nil && previous != nil && f.writeExpect != "":
@@ -465,7 +469,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return conformance.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
+			return conformance.DraftLedger(w, results, previous, suite.Data, version.Kit, impl.Name+" "+impl.Version, profile)
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			code = ExitUsage
@@ -511,7 +515,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // and got, stderr, the rerun command; -v adds the scenario's log before it.
 func printResult(w io.Writer, rep *conformance.Report, r conformance.Result, verbose bool) {
 	st, e := rep.Ledger.Classify(r)
-	if !verbose && st != conformance.UnexpectedFailure && st != conformance.UnexpectedPass {
+	if !verbose && st != conformance.UnexpectedFailure && st != conformance.UnexpectedPass && st != conformance.StaleExpectation {
 		return
 	}
 	label := strings.ToUpper(string(r.Outcome))
@@ -520,9 +524,13 @@ func printResult(w io.Writer, rep *conformance.Report, r conformance.Result, ver
 		label = "XFAIL"
 	case conformance.UnexpectedPass:
 		label = "XPASS"
+	case conformance.StaleExpectation:
+		label = "STALE"
 	}
 	fmt.Fprintf(w, "%-8s %s (%.1fs)\n", label, r.Scenario.Name, r.Duration.Seconds())
 	switch {
+	case st == conformance.StaleExpectation:
+		fmt.Fprintf(w, "    %s (it %s this time)\n", e.Stale(), r.Outcome)
 	case st == conformance.UnexpectedPass:
 		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
 	case st == conformance.ExpectedFailure:
@@ -659,6 +667,9 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 	} else {
 		fmt.Fprintf(w, "the run does NOT match the ledger %s: %d expected failures, %d unexpected failures, %d listed scenarios now pass",
 			l.Path, len(v.Expected), len(v.Unexpected), len(v.Fixed))
+		if len(v.Stale) > 0 {
+			fmt.Fprintf(w, ", %d entries reviewed against an older version of their scenario", len(v.Stale))
+		}
 	}
 	if len(v.FlakyPass) > 0 {
 		fmt.Fprintf(w, " (%d listed as flaky passed this time)", len(v.FlakyPass))
@@ -667,6 +678,9 @@ func writeVerdict(w io.Writer, l *conformance.Ledger, v conformance.Verdict) {
 		fmt.Fprintf(w, " (%d listed scenarios did not run)", len(v.NotRun))
 	}
 	fmt.Fprintln(w)
+	for _, e := range v.Stale {
+		fmt.Fprintf(w, "    stale entry %s\n", e.Stale())
+	}
 }
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
