@@ -522,3 +522,35 @@ func TestCertify(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleEntryInReports: every report a run writes names a stale entry.
+func TestStaleEntryInReports(t *testing.T) {
+	rep := sample()
+	l := &Ledger{Format: 2, Path: "expected.json", Expected: []Expectation{
+		{Scenario: "call_b", ScenarioDigest: "sha256:" + strings.Repeat("0", 64), Kit: "1", Clause: "CALL-2", Reason: "r"},
+	}}
+	if err := l.CheckSuite(draftSuite, "2", []Clause{{ID: "CALL-2"}}); err != nil {
+		t.Fatal(err)
+	}
+	rep.Ledger = l
+	want := "call_b: reviewed against an older version of the scenario (kit 1, sha256:000000000000; now sha256:"
+	for _, w := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+		also  string
+	}{
+		{"markdown", func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) }, "### Ledger entries to review"},
+		{"junit", func(b *bytes.Buffer) error { return rep.WriteJUnit(b) }, `type="stale-entry"`},
+		{"annotations", func(b *bytes.Buffer) error { return rep.WriteAnnotations(b) }, "::error file=expected.json,title=apexcheck%3A call_b%3A stale ledger entry::"},
+		{"json", func(b *bytes.Buffer) error { return rep.WriteJSONLines(b) }, `"expectation":"stale-entry"`},
+	} {
+		var b bytes.Buffer
+		if err := w.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		if w.name != "json" && !strings.Contains(text, want) || !strings.Contains(text, w.also) {
+			t.Errorf("%s report lacks the stale entry (%q, %q):\n%s", w.name, want, w.also, text)
+		}
+	}
+}

@@ -130,8 +130,9 @@ func CountByArea(results []Result) []AreaTotals {
 // such as the permission corpus) under dir of fsys, subdirectories
 // included, sorted by path, each contributing its path relative to dir, a
 // NUL, its length in decimal, a NUL and its bytes. Any change to any of
-// them, or one added or removed, changes it; nothing else does. Ledgers and
-// certificates are pinned to it.
+// them, or one added or removed, changes it; nothing else does.
+// Certificates are pinned to it; ledger entries to the same digest over
+// their scenario alone (ScenarioDigests).
 func SuiteDigest(fsys fs.FS, dir string) (string, error) {
 	var names []string
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {

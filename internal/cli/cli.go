@@ -149,7 +149,8 @@ other client: --impl 'apexcheck serve'.`
 
 const versionHelp = `
 Print the kit version and the full digest of the embedded suite, which
-expectation ledgers and certificates are pinned to.`
+certificates are pinned to (an expectation ledger pins each entry to its
+scenario instead).`
 
 const helpHelp = `
 Print the overview of apexcheck, or the help of COMMAND (the same as
