@@ -11,7 +11,7 @@ FLAGS   ?=
 # something hangs, which the runner's own bounds already catch.
 TIMEOUT ?= 20m
 
-.PHONY: all test test-kit go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs matrix reports mutants
+.PHONY: all test test-kit go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs docs-third-parties matrix mutants
 
 all: check
 
@@ -92,9 +92,11 @@ certify-pi:
 		--certificate $(PI_OUT)/certificate.txt --json $(PI_OUT)/report.jsonl --junit $(PI_OUT)/junit.xml \
 		--markdown $(PI_OUT)/summary.md --badge $(PI_OUT)/badge.json $(FLAGS)
 
-# After the suite changes: rewrite adapters/pi/expected.json from a fresh
-# run, keeping the reviewed clause and reason of every entry that stays;
-# new entries say TODO. Review the diff entry by entry before committing.
+# After the suite changes (certify-pi flags each entry whose scenario
+# changed as STALE): rewrite adapters/pi/expected.json from a fresh run,
+# repinning every entry to its scenario and keeping the reviewed clause and
+# reason of every entry that stays; new entries say TODO. Review the diff
+# entry by entry before committing.
 pi-ledger:
 	@$(pi_setup) \
 	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --expect $(PI_DIR)/expected.json \
@@ -111,7 +113,8 @@ stress:
 	$(GO) test -count=1 -run '^TestNoLostResponses$$' -v ./internal/stress -args -cycles=$(STRESS_CYCLES) >out/stress.log 2>&1; \
 	rc=$$?; grep -E '^(stress:|---|ok|FAIL)|spurious' out/stress.log; exit $$rc
 
-# After the suite changes: rewrite the ledgers of the adapter skeletons that
+# After the suite changes (the test flags each entry whose scenario changed
+# as STALE): rewrite and repin the ledgers of the adapter skeletons that
 # `apexcheck init` writes (internal/skeleton/ledgers/LANG.json, checked by
 # go test ./internal/cli -run TestInitSkeletons) from a fresh run of each,
 # keeping the reviewed clause and reason of every entry that stays; new
@@ -136,21 +139,6 @@ skeleton-ledgers:
 	done; \
 	if grep -l '"TODO' $(SKELETON_LEDGERS)/*.json; then echo "$@: review the TODO entries above"; fi
 
-# The figures in README.md and docs/results.md that are computed, not
-# written (the suite's digest and counts, the results tables), from fresh
-# certificates of the reference and of pi (where Node is installed; else
-# pi's row is kept, and go test ./internal/docgen says it is stale).
-# go test ./internal/docgen fails while they are out of date.
-DOCS_OUT := out/docs
-
-docs:
-	@rm -rf $(DOCS_OUT) && mkdir -p $(DOCS_OUT)
-	$(GO) run ./cmd/apexcheck --progress off --certify --certificate $(DOCS_OUT)/reference.json > $(DOCS_OUT)/reference.txt
-	@$(pi_setup) \
-	$(GO) run ./cmd/apexcheck --impl '$(PI_IMPL)' --progress off --certify --certificate $(DOCS_OUT)/pi.json > $(DOCS_OUT)/pi.txt || \
-		test -f $(DOCS_OUT)/pi.json
-	$(GO) run ./internal/docgen $(DOCS_OUT)/reference.json $$(ls $(DOCS_OUT)/pi.json 2>/dev/null)
-
 # Third parties, each certified against its reviewed ledger in both
 # profiles (adapters/NAME/expected.json for apex, expected-core.json for
 # core): Gemini CLI's and Qwen Code's shell tools through their adapters,
@@ -167,7 +155,7 @@ GEMINI_IMPL := --impl 'node adapters/gemini/adapter.mjs'
 QWEN_IMPL   := --impl 'node adapters/qwen/adapter.mjs'
 CODEX_IMPL  := --mcp 'node adapters/codex/node_modules/@openai/codex-shell-tool-mcp/bin/mcp-server.js' --mcp-mapping codex
 
-.PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers third-party-reports
+.PHONY: certify-gemini certify-qwen certify-codex certify-pi-core certify-third-parties third-party-ledgers
 
 # How each third party's pinned packages are installed. Qwen Code's
 # lockfile cannot be installed by npm ci: its optional dependency
@@ -220,60 +208,98 @@ certify-third-parties:
 	@rc=0; for t in certify-gemini certify-qwen certify-codex certify-pi-core; do \
 		$(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
 
-# After the suite changes (its digest pins every ledger): rewrite each
-# third party's ledger from a fresh run in each profile, keeping the
-# reviewed clause and reason of every entry that stays; new entries say
-# TODO. Also refreshes docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the
-# matrix reads. Review the diff entry by entry before committing.
-# tp_ledgers NAME PACKAGE IMPL PROFILES REPORT
+# After the suite changes (each entry pins its scenario, and the entries
+# whose scenario changed are flagged STALE): rewrite each third party's
+# ledger from a fresh run in each profile, repinning every entry and keeping
+# the reviewed clause and reason of every entry that stays; new entries say
+# TODO. Review the diff entry by entry before committing, then run make docs.
+# tp_ledgers NAME PACKAGE IMPL PROFILES
 define tp_ledgers
 	@$(call tp_setup,$(1),$(2)) \
-	mkdir -p docs/reports; \
 	for p in $(4); do \
 		ledger=adapters/$(1)/expected.json; [ $$p = apex ] || ledger=adapters/$(1)/expected-$$p.json; \
 		expect=""; [ -f $$ledger ] && expect="--expect $$ledger"; \
-		$(TP_KIT) $(3) --profile $$p $$expect --write-expect $$ledger --progress off \
-			--json docs/reports/$(5).$$p.jsonl $(FLAGS) >/dev/null || true; \
-		echo "$@: $(1), profile $$p: $$ledger and docs/reports/$(5).$$p.jsonl ($$(grep -c '"reason": "TODO' $$ledger || true) entries to review)"; \
+		$(TP_KIT) $(3) --profile $$p $$expect --write-expect $$ledger --progress off $(FLAGS) >/dev/null || true; \
+		echo "$@: $(1), profile $$p: $$ledger ($$(grep -c '"reason": "TODO' $$ledger || true) entries to review)"; \
 	done
 endef
 
 third-party-ledgers:
-	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core,gemini-cli-core)
-	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core,qwen-code)
-	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core,codex-shell-tool-mcp)
-	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core,pi-coding-agent)
-
-# Check in the reports of the last certify-third-parties run as
-# docs/reports/IMPLEMENTATION.PROFILE.jsonl, which the matrix reads.
-third-party-reports:
-	@mkdir -p docs/reports; for f in out/*/*/report.jsonl; do \
-		[ -f "$$f" ] || continue; n=$$(echo $$f | cut -d/ -f2); p=$$(echo $$f | cut -d/ -f3); \
-		case $$n in gemini) r=gemini-cli-core;; qwen) r=qwen-code;; codex) r=codex-shell-tool-mcp;; \
-			pi) r=pi-coding-agent;; *) continue;; esac; \
-		cp $$f docs/reports/$$r.$$p.jsonl; echo "docs/reports/$$r.$$p.jsonl"; done
+	$(call tp_ledgers,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),apex core)
+	$(call tp_ledgers,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),apex core)
+	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core)
+	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core)
 
 # The conformance matrix: docs/matrix.md and docs/matrix.html, one row per
 # JSON Lines report checked in under docs/reports/, one column per clause.
-# A Go test fails when they are stale. `make reports` reruns the reports
-# this repository can produce (the reference in both profiles; pi's in both
-# where node is present); a vendor adds theirs by dropping a report there.
+# A Go test fails when they are stale. make docs reruns the reports and
+# then this; a vendor adds theirs by dropping a report there.
 MATRIX_REPORTS = $(sort $(wildcard docs/reports/*.jsonl))
 
 matrix:
 	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)
 
-# Exit status 1 (the run found failures) is a result, not an error here.
-# Implementation paths are given relative to the repository, so that the
-# reproduction commands in the checked-in reports hold on any checkout.
-define run_report
-	$(GO) run ./cmd/apexcheck --progress off $(1) --json $(2) || [ $$? -eq 1 ]
+# Everything in the repository that is generated from runs, from fresh
+# runs, never edited by hand: the reports under docs/reports (the reference
+# and every third party in both profiles, without a ledger, so that they
+# record outcomes alone; implementation paths relative to the repository,
+# so that their reproduction commands hold on any checkout), the matrix,
+# and the figures in README.md, docs/results.md and docs/findings.md
+# (internal/docgen: the suite's digest and counts, the results tables from
+# the reference's and pi's certificates, the findings table from the
+# reports). A third party whose runtime is missing (node and npm) is
+# skipped with a message and its reports are kept; go test
+# ./internal/docgen then says which are stale. A report replaces the
+# checked-in one only when its run finished (exit status 0 or 1): a run
+# that could not start the implementation, or a reference that is not
+# certified, stops make docs and leaves the report as it was. About 10 minutes on 2
+# cores; each run prints how long it took.
+DOCS_OUT := out/docs
+
+# docs_reports NAME PACKAGE IMPL REPORT: NAME's reports in both profiles,
+# docs/reports/REPORT.PROFILE.jsonl; pi's apex run also writes the
+# certificate docgen reads. Exit status 1 (failures) is a result here.
+define docs_reports
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "docs: $(1): skipped: node and npm are needed to run it; kept docs/reports/$(4).*.jsonl (go test ./internal/docgen says whether they are stale)"; \
+	else \
+		set -e; \
+		if [ ! -d adapters/$(1)/node_modules/$(2) ]; then \
+			(cd adapters/$(1) && $(or $(NPM_INSTALL_$(1)),$(NPM_CI))); fi; \
+		for p in apex core; do \
+			cert=""; [ $(1).$$p != pi.apex ] || cert="--certify --certificate $(DOCS_OUT)/pi.json"; \
+			start=$$(date +%s); \
+			$(TP_KIT) $(3) --profile $$p --progress off $$cert --json $(DOCS_OUT)/$(4).$$p.jsonl \
+				> $(DOCS_OUT)/$(4).$$p.txt || [ $$? -eq 1 ]; \
+			mv $(DOCS_OUT)/$(4).$$p.jsonl docs/reports/$(4).$$p.jsonl; \
+			echo "docs: docs/reports/$(4).$$p.jsonl: $$(( $$(date +%s) - start )) s"; \
+		done; \
+	fi
 endef
 
-reports:
-	@mkdir -p docs/reports
-	$(call run_report,--profile apex,docs/reports/apexcheck-reference.apex.jsonl)
-	$(call run_report,--profile core,docs/reports/apexcheck-reference.core.jsonl)
-	@$(pi_setup) \
-	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile apex,docs/reports/pi-coding-agent.apex.jsonl); \
-	$(call run_report,--impl 'node $(PI_DIR)/adapter.mjs' --profile core,docs/reports/pi-coding-agent.core.jsonl)
+docs:
+	@rm -rf $(DOCS_OUT) && mkdir -p $(DOCS_OUT) docs/reports
+	$(GO) build -o $(TP_KIT) ./cmd/apexcheck
+	@start=$$(date +%s); \
+	$(TP_KIT) --profile apex --progress off --certify --certificate $(DOCS_OUT)/reference.json \
+		--json $(DOCS_OUT)/apexcheck-reference.apex.jsonl > $(DOCS_OUT)/apexcheck-reference.apex.txt && \
+	mv $(DOCS_OUT)/apexcheck-reference.apex.jsonl docs/reports/ && \
+	echo "docs: docs/reports/apexcheck-reference.apex.jsonl: $$(( $$(date +%s) - start )) s" || \
+	{ echo "docs: the reference is not certified (out/docs/apexcheck-reference.apex.txt says why); no report changed"; exit 1; }
+	@$(TP_KIT) --profile core --progress off --certify \
+		--json $(DOCS_OUT)/apexcheck-reference.core.jsonl > $(DOCS_OUT)/apexcheck-reference.core.txt && \
+	mv $(DOCS_OUT)/apexcheck-reference.core.jsonl docs/reports/ && \
+	echo "docs: docs/reports/apexcheck-reference.core.jsonl" || \
+	{ echo "docs: the reference failed in the core profile (out/docs/apexcheck-reference.core.txt says why)"; exit 1; }
+	@$(MAKE) --no-print-directory docs-third-parties
+	$(TP_KIT) compare --markdown docs/matrix.md --html docs/matrix.html $(sort $(wildcard docs/reports/*.jsonl))
+	$(GO) run ./internal/docgen $(DOCS_OUT)/reference.json $$(ls $(DOCS_OUT)/pi.json 2>/dev/null)
+
+# The third parties' part of make docs, alone (it needs the kit built at
+# $(TP_KIT)): their reports, and pi's certificate in $(DOCS_OUT).
+docs-third-parties:
+	@mkdir -p $(DOCS_OUT) docs/reports
+	$(call docs_reports,gemini,@google/gemini-cli-core,$(GEMINI_IMPL),gemini-cli-core)
+	$(call docs_reports,qwen,@qwen-code/qwen-code,$(QWEN_IMPL),qwen-code)
+	$(call docs_reports,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),codex-shell-tool-mcp)
+	$(call docs_reports,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',pi-coding-agent)

@@ -9,7 +9,8 @@ import (
 // WriteAnnotations writes GitHub Actions workflow commands that annotate
 // the scenario files: an error at the failing line of every unexpected
 // failure, a notice for every expected one, and an error on the ledger for
-// every listed scenario that now passes. A scenario whose message names no
+// every listed scenario that now passes and every entry reviewed against
+// an older version of its scenario. A scenario whose message names no
 // line is annotated on the file as a whole.
 //
 // https://docs.github.com/actions/reference/workflow-commands-for-github-actions
@@ -32,6 +33,9 @@ func (rep *Report) WriteAnnotations(w io.Writer) error {
 			annotate(&b, "error", rep.Ledger.Path, 0, title,
 				fmt.Sprintf("%s is listed as failing (%s: %s) but passed: remove its entry from the ledger", r.Scenario.Name, e.Clause, e.Reason))
 		}
+	}
+	for _, e := range rep.Ledger.Evaluate(rep.Results).Stale {
+		annotate(&b, "error", rep.Ledger.Path, 0, fmt.Sprintf("apexcheck: %s: stale ledger entry", e.Scenario), e.Stale())
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write annotations: %w", err)

@@ -16,6 +16,9 @@ func TestJudge(t *testing.T) {
 	}
 	passing := []suite.Result{failing[0], {Scenario: failing[1].Scenario, Outcome: suite.Passed}}
 	listsB := &Ledger{Expected: []Expectation{{Scenario: "call_b", Clause: "CALL-2", Reason: "known"}}}
+	// staleB lists call_b, but was reviewed against another version of it
+	// (as CheckSuite marks it).
+	staleB := &Ledger{Expected: []Expectation{{Scenario: "call_b", Clause: "CALL-2", Reason: "known", stale: "call_b: reviewed against an older version"}}}
 	tests := []struct {
 		name    string
 		results []suite.Result
@@ -28,6 +31,8 @@ func TestJudge(t *testing.T) {
 		{"a failure the ledger lists", failing, listsB, nil, true},
 		{"a listed scenario now passes", passing, listsB, nil, false},
 		{"the ledger decides over a certificate", failing, listsB, &Certificate{}, true},
+		{"a stale entry, though it fails as listed", failing, staleB, nil, false},
+		{"a stale entry, though certified", failing, staleB, &Certificate{Certified: true}, false},
 		{"certified despite a SHOULD failure", failing, nil, &Certificate{Certified: true}, true},
 		{"certification denied", passing, nil, &Certificate{Denied: []string{"x"}}, false},
 		{"a shard without denials", failing, nil, &Certificate{Shard: "1/2"}, true},

@@ -3,12 +3,19 @@ package verdict
 import (
 	"bytes"
 	"errors"
+	"io/fs"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance/suite"
 )
+
+// digest64 is a well-formed digest.
+var digest64 = "sha256:" + strings.Repeat("ab", 32)
 
 func TestParseLedgerRejects(t *testing.T) {
 	tests := []struct {
@@ -17,6 +24,14 @@ func TestParseLedgerRejects(t *testing.T) {
 		{"not JSON", `{`, "unexpected EOF"},
 		{"unknown member", `{"kit":"1","expected":[],"extra":1}`, "unknown field"},
 		{"no pin", `{"expected":[]}`, "pins no suite version"},
+		{"case-variant member", `{"kit":"1","expected":[{"Scenario":"a","clause":"EXEC-1","reason":"r"}]}`, `member "Scenario": member names are case-sensitive; want "scenario"`},
+		{"case-variant top member", `{"Kit":"1","expected":[]}`, `member "Kit": member names are case-sensitive`},
+		{"case-variant format-2 member", `{"format":2,"expected":[{"scenario":"a","scenariodigest":"` + digest64 + `","kit":"1","clause":"EXEC-1","reason":"r"}]}`, `member "scenariodigest"`},
+		{"unknown format", `{"format":3,"expected":[]}`, "format 3: this kit reads formats 1 and 2"},
+		{"format 2 with a suite", `{"format":2,"suite":"` + digest64 + `","expected":[]}`, "drop the ledger's \"suite\" and \"kit\""},
+		{"format 2 entry unpinned", `{"format":2,"expected":[{"scenario":"a","kit":"1","clause":"EXEC-1","reason":"r"}]}`, "scenarioDigest \"\" is not a digest"},
+		{"format 2 entry without kit", `{"format":2,"expected":[{"scenario":"a","scenarioDigest":"` + digest64 + `","clause":"EXEC-1","reason":"r"}]}`, "no kit"},
+		{"format 1 entry pinned", `{"kit":"1","expected":[{"scenario":"a","scenarioDigest":"` + digest64 + `","clause":"EXEC-1","reason":"r"}]}`, "an entry pins its scenario only in format 2"},
 		{"no scenario", `{"kit":"1","expected":[{"clause":"EXEC-1","reason":"r"}]}`, "no scenario"},
 		{"twice", `{"kit":"1","expected":[{"scenario":"a","clause":"EXEC-1","reason":"r"},{"scenario":"a","clause":"EXEC-1","reason":"r"}]}`, "listed twice"},
 		{"bad outcome", `{"kit":"1","expected":[{"scenario":"a","outcome":"skipped","clause":"EXEC-1","reason":"r"}]}`, "want failed or errored"},
@@ -33,32 +48,227 @@ func TestParseLedgerRejects(t *testing.T) {
 	}
 }
 
+// ledgerSuite is a small suite tree as CheckSuite reads it: two
+// scenarios, one of them reading a data file, and the data file.
+func ledgerSuite() fstest.MapFS {
+	return fstest.MapFS{
+		"scripts/exec_a.txtar":         {Data: []byte("# a\n# clauses: EXEC-1\n\nexec true\n")},
+		"scripts/exec_b.txtar":         {Data: []byte("# b\n# clauses: EXEC-3\n\npermcorpus commands.json\n")},
+		"scripts/exec_c.txtar":         {Data: []byte("# c\n# clauses: EXEC-2\n\npermcorpus -local bypass-commands.json\n")},
+		"permissions/commands.json":    {Data: []byte("[]\n")},
+		"permissions/README.md":        {Data: []byte("not digested\n")},
+		"scripts/bypass-commands.json": {Data: []byte("[]\n")},
+	}
+}
+
+// digestsOf returns the scenario digests of a suite tree, or fails t.
+func digestsOf(t *testing.T, fsys fs.FS) map[string]string {
+	t.Helper()
+	d, err := suite.ScenarioDigests(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// pinned is an entry of a format-2 ledger pinned to digest.
+func pinned(scenario, digest string) Expectation {
+	return Expectation{Scenario: scenario, ScenarioDigest: digest, Kit: "0.9", Clause: "EXEC-1", Reason: "r"}
+}
+
 func TestLedgerCheckSuite(t *testing.T) {
-	scenarios := []suite.Scenario{scen("exec_a", "EXEC-1", "EXEC-2"), scen("exec_b", "EXEC-3")}
+	fsys := ledgerSuite()
+	d := digestsOf(t, fsys)
+	digest, err := suite.Digest(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "sha256:" + strings.Repeat("0", 64)
 	tests := []struct {
 		name   string
 		ledger Ledger
-		want   string // "" for no error
+		want   string            // error; "" for none
+		stale  map[string]string // scenario: text its Stale() must hold
+		note   string
 	}{
-		{"digest matches", Ledger{Suite: "sha256:aa", Expected: []Expectation{{Scenario: "exec_a", Clause: "EXEC-2", Reason: "r"}}}, ""},
-		{"kit matches", Ledger{Kit: "1.0"}, ""},
-		{"digest wins over kit", Ledger{Suite: "sha256:bb", Kit: "1.0"}, "is for suite sha256:bb"},
-		{"other kit", Ledger{Kit: "0.9"}, "is for kit 0.9, but this is kit 1.0"},
-		{"unknown scenario", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_z", Clause: "EXEC-1", Reason: "r"}}}, "no scenario exec_z"},
-		{"clause cited elsewhere", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-1", Reason: "r"}}}, ""},
-		{"clause undefined", Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-9", Reason: "r"}}}, "the spec defines no clause EXEC-9"},
+		{name: "current entries", ledger: Ledger{Format: 2, Expected: []Expectation{pinned("exec_a", d["exec_a"]), pinned("exec_b", d["exec_b"])}}},
+		{name: "another kit reviewed it", ledger: Ledger{Format: 2, Expected: []Expectation{{Scenario: "exec_a", ScenarioDigest: d["exec_a"], Kit: "0.0.1", Clause: "EXEC-1", Reason: "r"}}}},
+		{name: "changed scenario", ledger: Ledger{Format: 2, Expected: []Expectation{pinned("exec_a", old), pinned("exec_b", d["exec_b"])}},
+			stale: map[string]string{"exec_a": "exec_a: reviewed against an older version of the scenario (kit 0.9"}},
+		{name: "removed scenario", ledger: Ledger{Format: 2, Expected: []Expectation{pinned("exec_gone", old)}},
+			stale: map[string]string{"exec_gone": "no such scenario any more"}},
+		{name: "clause undefined", ledger: Ledger{Format: 2, Expected: []Expectation{{Scenario: "exec_a", ScenarioDigest: d["exec_a"], Kit: "1", Clause: "EXEC-9", Reason: "r"}}},
+			want: "the spec defines no clause EXEC-9"},
+		{name: "old format, this suite", ledger: Ledger{Suite: digest, Kit: "0.8", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-3", Reason: "r"}}},
+			note: "is in the old ledger format"},
+		{name: "old format, this kit", ledger: Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_b", Clause: "EXEC-3", Reason: "r"}}},
+			note: "apexcheck ledger migrate"},
+		{name: "old format, another suite", ledger: Ledger{Suite: old, Kit: "1.0"},
+			want: "pinned to the whole suite sha256:000000000000, but this kit (1.0) runs suite " + suite.ShortDigest(digest)},
+		{name: "old format, another kit", ledger: Ledger{Kit: "0.9"}, want: "pinned to kit 0.9, but this is kit 1.0"},
+		{name: "old format, unknown scenario", ledger: Ledger{Kit: "1.0", Expected: []Expectation{{Scenario: "exec_z", Clause: "EXEC-1", Reason: "r"}}},
+			want: "no scenario exec_z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clauses := []suite.Clause{{ID: "EXEC-1"}, {ID: "EXEC-2"}, {ID: "EXEC-3"}}
-			err := tt.ledger.CheckSuite("sha256:aa", "1.0", scenarios, clauses)
+			l := tt.ledger
+			err := l.CheckSuite(fsys, "1.0", clauses)
 			switch {
 			case tt.want == "" && err != nil:
-				t.Errorf("unexpected error %v", err)
+				t.Fatalf("unexpected error %v", err)
 			case tt.want != "" && (err == nil || !errors.Is(err, ErrLedger) || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("err = %v, want one containing %q", err, tt.want)
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			case tt.want != "":
+				return
+			}
+			for _, e := range l.Expected {
+				want, ok := tt.stale[e.Scenario]
+				if got := e.Stale(); ok != (got != "") || !strings.Contains(got, want) {
+					t.Errorf("%s: Stale() = %q, want %q", e.Scenario, got, want)
+				}
+			}
+			if !strings.Contains(l.Note, tt.note) || (tt.note == "") != (l.Note == "") {
+				t.Errorf("note %q, want %q", l.Note, tt.note)
+			}
+			if tt.note != "" {
+				// Upgraded exactly: format 2, every entry pinned to its
+				// scenario as it is and to the kit that reviewed the ledger.
+				e := l.Expected[0]
+				if l.Format != LedgerFormat || l.Suite != "" || l.Kit != "" || e.ScenarioDigest != d["exec_b"] || e.Kit != tt.ledger.Kit {
+					t.Errorf("upgraded ledger %+v", l)
+				}
 			}
 		})
+	}
+}
+
+// TestLedgerJudgesEntriesByTheirScenario is the ledger's semantics in one
+// table: a run checked against a format-2 ledger after the suite changed.
+func TestLedgerJudgesEntriesByTheirScenario(t *testing.T) {
+	fsys := ledgerSuite()
+	d := digestsOf(t, fsys)
+	old := "sha256:" + strings.Repeat("0", 64)
+	tests := []struct {
+		name    string
+		entry   *Expectation  // nil: the ledger does not list exec_a
+		outcome suite.Outcome // exec_a's outcome in the run
+		want    Status
+		ok      bool
+	}{
+		{"unchanged, fails as listed", ptr(pinned("exec_a", d["exec_a"])), suite.Failed, ExpectedFailure, true},
+		{"unchanged, now passes", ptr(pinned("exec_a", d["exec_a"])), suite.Passed, UnexpectedPass, false},
+		{"changed, fails", ptr(pinned("exec_a", old)), suite.Failed, StaleExpectation, false},
+		{"changed, passes", ptr(pinned("exec_a", old)), suite.Passed, StaleExpectation, false},
+		{"changed, skipped", ptr(pinned("exec_a", old)), suite.Skipped, StaleExpectation, false},
+		{"not listed, fails", nil, suite.Failed, UnexpectedFailure, false},
+		{"not listed, passes", nil, suite.Passed, None, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// exec_b is listed, unchanged, and fails as listed throughout:
+			// whatever happens to exec_a's entry leaves it alone.
+			l := &Ledger{Format: 2, Expected: []Expectation{pinned("exec_b", d["exec_b"])}}
+			if tt.entry != nil {
+				l.Expected = append(l.Expected, *tt.entry)
+			}
+			if err := l.CheckSuite(fsys, "1.0", []suite.Clause{{ID: "EXEC-1"}}); err != nil {
+				t.Fatal(err)
+			}
+			results := []suite.Result{{Scenario: scen("exec_a"), Outcome: tt.outcome}, {Scenario: scen("exec_b"), Outcome: suite.Failed}}
+			if st, _ := l.Classify(results[0]); st != tt.want {
+				t.Errorf("exec_a classified %q, want %q", st, tt.want)
+			}
+			if st, _ := l.Classify(results[1]); st != ExpectedFailure {
+				t.Errorf("exec_b classified %q, want expected-failure", st)
+			}
+			v := l.Evaluate(results)
+			if v.OK() != tt.ok {
+				t.Errorf("verdict OK = %v, want %v: %+v", v.OK(), tt.ok, v)
+			}
+			if tt.want == StaleExpectation && (len(v.Stale) != 1 || v.Stale[0].Scenario != "exec_a") {
+				t.Errorf("stale %+v, want exec_a alone", v.Stale)
+			}
+		})
+	}
+	t.Run("removed scenario", func(t *testing.T) {
+		l := &Ledger{Format: 2, Expected: []Expectation{pinned("exec_b", d["exec_b"]), pinned("exec_gone", old)}}
+		if err := l.CheckSuite(fsys, "1.0", []suite.Clause{{ID: "EXEC-1"}}); err != nil {
+			t.Fatal(err)
+		}
+		// Flagged although no result names it, and in every run.
+		v := l.Evaluate([]suite.Result{{Scenario: scen("exec_b"), Outcome: suite.Failed}})
+		if v.OK() || len(v.Stale) != 1 || v.Stale[0].Scenario != "exec_gone" || len(v.Expected) != 1 {
+			t.Errorf("verdict %+v, want exec_gone stale and exec_b expected", v)
+		}
+		if err := l.CheckProfile(suite.Apex, []suite.Scenario{scen("exec_a"), scen("exec_b")}); err != nil {
+			t.Errorf("a removed scenario's entry is flagged as stale, not refused by the profile check: %v", err)
+		}
+	})
+}
+
+// TestScenarioEditFlagsOnlyItsEntries copies the real suite, edits one
+// scenario, and checks a ledger listing several: only the entry naming
+// the edited scenario is stale.
+func TestScenarioEditFlagsOnlyItsEntries(t *testing.T) {
+	fsys := fstest.MapFS{}
+	err := fs.WalkDir(apexcheck.Suite, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(apexcheck.Suite, p)
+		fsys[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clauses, err := suite.LoadClauses(apexcheck.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := digestsOf(t, fsys)
+	names := []string{"exec_login_shell", "call_ambiguous", "perm_corpus_whole", "perm_match_exact"}
+	var l Ledger
+	l.Format = 2
+	for _, n := range names {
+		if d[n] == "" {
+			t.Fatalf("no scenario %s in the suite", n)
+		}
+		l.Expected = append(l.Expected, Expectation{Scenario: n, ScenarioDigest: d[n], Kit: "0.1.0", Clause: "EXEC-1", Reason: "r"})
+	}
+	tests := []struct {
+		name  string
+		edit  func()
+		stale []string
+	}{
+		{"one scenario", func() {
+			f := fsys["scripts/exec_login_shell.txtar"]
+			f.Data = append(slices.Clip(f.Data), "\n# an edit\n"...)
+		}, []string{"exec_login_shell"}},
+		// Edits accumulate: exec_login_shell stays edited.
+		{"the corpus some scenarios read", func() {
+			f := fsys["permissions/commands.json"]
+			f.Data = append(slices.Clip(f.Data), '\n')
+		}, []string{"exec_login_shell", "perm_corpus_whole"}},
+	}
+	for _, tt := range tests {
+		tt.edit()
+		check := l
+		check.Expected = slices.Clone(l.Expected)
+		if err := check.CheckSuite(fsys, "0.2.0", clauses); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var stale []string
+		for _, e := range check.Expected {
+			if e.Stale() != "" {
+				stale = append(stale, e.Scenario)
+			}
+		}
+		slices.Sort(stale)
+		if !slices.Equal(stale, tt.stale) {
+			t.Errorf("after an edit to %s: stale entries %v, want %v", tt.name, stale, tt.stale)
+		}
 	}
 }
 
@@ -128,15 +338,21 @@ func TestDraftLedger(t *testing.T) {
 		{Scenario: "call_a", Clause: "CALL-1", Reason: "races", Flaky: true},
 	}}
 	var buf bytes.Buffer
-	if err := DraftLedger(&buf, sample().Results, prev, "sha256:new", "2", "impl 1.2", suite.Apex); err != nil {
+	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ParseLedger(buf.Bytes())
 	if err != nil {
 		t.Fatalf("draft does not parse: %v\n%s", err, buf.String())
 	}
-	if l.Suite != "sha256:new" || len(l.Expected) != 3 {
+	if l.Format != LedgerFormat || l.Suite != "" || len(l.Expected) != 3 {
 		t.Fatalf("draft %+v", l)
+	}
+	d := digestsOf(t, draftSuite)
+	for _, e := range l.Expected {
+		if e.ScenarioDigest != d[e.Scenario] || e.Kit != "2" {
+			t.Errorf("%s pinned to %s by kit %s, want %s by kit 2", e.Scenario, e.ScenarioDigest, e.Kit, d[e.Scenario])
+		}
 	}
 	if e := l.Lookup("call_b"); e.Reason != "reviewed <reason>" || e.Outcome != suite.Failed {
 		t.Errorf("kept entry %+v", e)
@@ -148,13 +364,45 @@ func TestDraftLedger(t *testing.T) {
 		t.Errorf("a flaky entry that passed this time was dropped: %+v", e)
 	}
 	buf.Reset()
-	if err := DraftLedger(&buf, sample().Results, nil, "sha256:new", "2", "impl 1.2", suite.Apex); err != nil {
+	if err := DraftLedger(&buf, sample().Results, nil, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
 		t.Fatal(err)
 	}
 	l, _ = ParseLedger(buf.Bytes())
 	if e := l.Lookup("exec_c"); e.Clause != "EXEC-1" || e.Reason != "TODO: review: FAIL: exec_c.txtar:3: [errored] implementation closed stdout" || e.Outcome != suite.Errored {
 		t.Errorf("new entry %+v", e)
 	}
+}
+
+// TestDraftLedgerRepins: a redraft keeps the kit that reviewed an entry
+// whose scenario is unchanged, and repins one whose scenario changed.
+func TestDraftLedgerRepins(t *testing.T) {
+	d := digestsOf(t, draftSuite)
+	prev := &Ledger{Format: 2, Expected: []Expectation{
+		{Scenario: "call_b", ScenarioDigest: d["call_b"], Kit: "1", Clause: "CALL-2", Reason: "reviewed"},
+		{Scenario: "exec_c", ScenarioDigest: "sha256:" + strings.Repeat("0", 64), Kit: "1", Clause: "EXEC-2", Reason: "reviewed too"},
+	}}
+	var buf bytes.Buffer
+	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ParseLedger(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := l.Lookup("call_b"); e.Kit != "1" || e.ScenarioDigest != d["call_b"] {
+		t.Errorf("unchanged entry %+v, want kit 1 kept", e)
+	}
+	if e := l.Lookup("exec_c"); e.Kit != "2" || e.ScenarioDigest != d["exec_c"] || e.Reason != "reviewed too" {
+		t.Errorf("changed entry %+v, want repinned by kit 2, reason kept", e)
+	}
+}
+
+// draftSuite is a suite tree holding the scenarios of sample().
+var draftSuite = fstest.MapFS{
+	"call_a.txtar": {Data: []byte("# a\n")},
+	"call_b.txtar": {Data: []byte("# b\n")},
+	"exec_c.txtar": {Data: []byte("# c\n")},
+	"exec_d.txtar": {Data: []byte("# d\n")},
 }
 
 func TestCertify(t *testing.T) {
@@ -228,3 +476,38 @@ func TestCertify(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleEntryInReports: every report a run writes names a stale entry.
+func TestStaleEntryInReports(t *testing.T) {
+	rep := sample()
+	l := &Ledger{Format: 2, Path: "expected.json", Expected: []Expectation{
+		{Scenario: "call_b", ScenarioDigest: "sha256:" + strings.Repeat("0", 64), Kit: "1", Clause: "CALL-2", Reason: "r"},
+	}}
+	if err := l.CheckSuite(draftSuite, "2", []suite.Clause{{ID: "CALL-2"}}); err != nil {
+		t.Fatal(err)
+	}
+	rep.Ledger = l
+	want := "call_b: reviewed against an older version of the scenario (kit 1, sha256:000000000000; now sha256:"
+	for _, w := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+		also  string
+	}{
+		{"markdown", func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) }, "### Ledger entries to review"},
+		{"junit", func(b *bytes.Buffer) error { return rep.WriteJUnit(b) }, `type="stale-entry"`},
+		{"annotations", func(b *bytes.Buffer) error { return rep.WriteAnnotations(b) }, "::error file=expected.json,title=apexcheck%3A call_b%3A stale ledger entry::"},
+		{"json", func(b *bytes.Buffer) error { return rep.WriteJSONLines(b) }, `"expectation":"stale-entry"`},
+	} {
+		var b bytes.Buffer
+		if err := w.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		if w.name != "json" && !strings.Contains(text, want) || !strings.Contains(text, w.also) {
+			t.Errorf("%s report lacks the stale entry (%q, %q):\n%s", w.name, want, w.also, text)
+		}
+	}
+}
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

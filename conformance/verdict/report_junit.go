@@ -152,6 +152,8 @@ func (rep *Report) junitCase(r suite.Result) junitCase {
 		c.Properties = append(c.Properties, junitProperty{"expectation", string(st)})
 	}
 	switch {
+	case st == StaleExpectation:
+		c.Failure = &junitMessage{Type: string(StaleExpectation), Message: e.Stale(), Text: detail}
 	case st == ExpectedFailure:
 		c.Skipped = &junitMessage{Message: fmt.Sprintf("expected failure (%s): %s", e.Clause, e.Reason), Text: detail}
 	case st == UnexpectedPass:

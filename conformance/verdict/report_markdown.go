@@ -50,6 +50,9 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		if len(v.FlakyPass) > 0 {
 			fmt.Fprintf(b, ", %d listed as flaky passed this time", len(v.FlakyPass))
 		}
+		if len(v.Stale) > 0 {
+			fmt.Fprintf(b, ", %d entries reviewed against an older version of their scenario", len(v.Stale))
+		}
 		b.WriteString(").\n\n")
 	}
 	if len(v.Unexpected) > 0 {
@@ -67,6 +70,13 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		for _, r := range v.Fixed {
 			e := rep.Ledger.Lookup(r.Scenario.Name)
 			fmt.Fprintf(b, "- `%s` (%s): %s\n", r.Scenario.Name, e.Clause, e.Reason)
+		}
+		b.WriteString("\n")
+	}
+	if len(v.Stale) > 0 {
+		b.WriteString("### Ledger entries to review\n\nEach was reviewed against another version of its scenario: review it and repin it (`--write-expect`).\n\n")
+		for _, e := range v.Stale {
+			fmt.Fprintf(b, "- `%s` (%s): %s\n", e.Scenario, e.Clause, e.Stale())
 		}
 		b.WriteString("\n")
 	}

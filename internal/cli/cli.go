@@ -64,6 +64,7 @@ func init() {
 		{mcpbridge.Arg, "--mapping M -- CMD", "serve the protocol with an MCP server's shell tool (--mcp runs it)", mcpBridgeHelp, cmdMCPBridge},
 		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
 		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
+		{"ledger", "migrate FILE...", "rewrite expectation ledgers of the old format in the current one", ledgerHelp, cmdLedger},
 		{"version", "", "print the kit version and suite digest", versionHelp, cmdVersion},
 		{"help", "[COMMAND]", "print the help of apexcheck or of one command", helpHelp, cmdHelp},
 	}

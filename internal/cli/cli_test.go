@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -293,9 +294,36 @@ func writeLedger(t *testing.T, suiteDigest, kit string, entries ...verdict.Expec
 	return file
 }
 
+// writePinnedLedger writes a ledger in the current format whose entries
+// are pinned to their scenarios in the synthetic suite, or to a digest of
+// no scenario where pin says so.
+func writePinnedLedger(t *testing.T, pin map[string]string, entries ...verdict.Expectation) string {
+	t.Helper()
+	digests, err := suite.ScenarioDigests(embedded.Data, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range entries {
+		entries[i].ScenarioDigest, entries[i].Kit = digests[entries[i].Scenario], "0.0.9"
+		if d, ok := pin[entries[i].Scenario]; ok {
+			entries[i].ScenarioDigest = d
+		}
+	}
+	data, err := json.Marshal(verdict.Ledger{Format: verdict.LedgerFormat, Expected: entries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "expected.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
 func TestExpectLedger(t *testing.T) {
 	mixed(t)
 	digest, _ := suite.Digest(embedded.Data, ".")
+	older := "sha256:" + strings.Repeat("0", 64)
 	fails := verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Failed, Clause: "EXEC-1", Reason: "prints hi"}
 	errs := verdict.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "is killed"}
 	passes := verdict.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "was broken once"}
@@ -305,7 +333,16 @@ func TestExpectLedger(t *testing.T) {
 		code   int
 		want   string
 	}{
-		{"exact match", writeLedger(t, digest, "", fails, errs), ExitConformant, "the run matches the ledger"},
+		{"exact match", writePinnedLedger(t, nil, fails, errs), ExitConformant, "the run matches the ledger"},
+		{"old format, this suite", writeLedger(t, digest, "", fails, errs), ExitConformant, "is in the old ledger format (pinned to the whole suite), read as format 2"},
+		{"changed scenario, still failing", writePinnedLedger(t, map[string]string{"exec_fails": older}, fails, errs), ExitNotConformant,
+			"STALE    exec_fails"},
+		{"changed scenario, flagged by name", writePinnedLedger(t, map[string]string{"exec_fails": older}, fails, errs), ExitNotConformant,
+			"exec_fails: reviewed against an older version of the scenario (kit 0.0.9, sha256:000000000000; now sha256:"},
+		{"removed scenario", writePinnedLedger(t, map[string]string{"exec_gone": older}, fails, errs,
+			verdict.Expectation{Scenario: "exec_gone", Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "stale entry exec_gone: listed in the ledger"},
+		{"new scenario fails", writePinnedLedger(t, nil, fails), ExitNotConformant, "ERRORED  exec_errors"},
+		{"listed scenario now passes", writePinnedLedger(t, nil, fails, errs, passes), ExitNotConformant, "XPASS    call_ok"},
 		{"pinned by kit", writeLedger(t, "", version.Kit, fails, errs), ExitConformant, "2 expected failures"},
 		{"unexpected failure", writeLedger(t, digest, "", fails), ExitNotConformant, "ERRORED  exec_errors"},
 		{"expected failure passes (ratchet)", writeLedger(t, digest, "", fails, errs, passes), ExitNotConformant, "XPASS    call_ok"},
@@ -313,8 +350,11 @@ func TestExpectLedger(t *testing.T) {
 			verdict.Expectation{Scenario: "call_ok", Clause: "CALL-1", Reason: "races", Flaky: true}), ExitConformant, "(1 listed as flaky passed this time)"},
 		{"failed listed as errored", writeLedger(t, digest, "", errs,
 			verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Errored, Clause: "EXEC-1", Reason: "r"}), ExitNotConformant, "does NOT match"},
-		{"other suite", writeLedger(t, "sha256:0000000000000000", "", fails, errs), ExitUsage, "is for suite sha256:000000000000, but this kit"},
-		{"other kit", writeLedger(t, "", "0.0.0-other", fails, errs), ExitUsage, "is for kit 0.0.0-other"},
+		{"old format, other suite", writeLedger(t, older, "", fails, errs), ExitUsage,
+			"is in the old format, pinned to the whole suite sha256:000000000000, but this kit (" + version.Kit + ") runs suite " + suite.ShortDigest(digest) + ": nothing tells which of its entries still hold; redraft it"},
+		{"old format, other kit", writeLedger(t, "", "0.0.0-other", fails, errs), ExitUsage, "pinned to kit 0.0.0-other"},
+		{"case-variant member", writeRaw(t, `{"format":2,"expected":[{"Scenario":"exec_fails","scenarioDigest":"`+older+`","kit":"1","clause":"EXEC-1","reason":"r"}]}`),
+			ExitUsage, `member "Scenario": member names are case-sensitive`},
 		{"clause undefined", writeLedger(t, digest, "", verdict.Expectation{Scenario: "exec_fails", Clause: "CALL-9", Reason: "r"}), ExitUsage, "the spec defines no clause CALL-9"},
 		{"missing file", filepath.Join(t.TempDir(), "none.json"), ExitUsage, "no such file"},
 	}
@@ -363,14 +403,68 @@ func TestWriteExpect(t *testing.T) {
 
 	// A reviewed ledger for an older suite: its reasons carry over into a
 	// new draft for the current suite, and only there.
-	digest, _ := suite.Digest(embedded.Data, ".")
 	old := writeLedger(t, "sha256:older", "", verdict.Expectation{Scenario: "exec_fails", Clause: "EXEC-1", Reason: "reviewed"})
 	code, _, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", old, "--write-expect", draft)
 	if code != ExitNotConformant || !strings.Contains(stderr, "not checking the run against it") {
 		t.Errorf("redraft: exit %d\n%s", code, stderr)
 	}
-	if l, err := verdict.LoadLedger(draft); err != nil || l.Suite != digest || l.Lookup("exec_fails").Reason != "reviewed" {
+	digests, _ := suite.ScenarioDigests(embedded.Data, ".")
+	if l, err := verdict.LoadLedger(draft); err != nil || l.Format != verdict.LedgerFormat || l.Lookup("exec_fails").Reason != "reviewed" ||
+		l.Lookup("exec_fails").ScenarioDigest != digests["exec_fails"] || l.Lookup("exec_fails").Kit != version.Kit {
 		t.Errorf("redraft %+v, %v", l, err)
+	}
+}
+
+// writeRaw writes a ledger file as given.
+func writeRaw(t *testing.T, text string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "expected.json")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestLedgerMigrate: apexcheck ledger migrate rewrites an old ledger pinned
+// to this suite in the current format, keeping every reviewed member, and
+// refuses (changing nothing) one pinned to another suite.
+func TestLedgerMigrate(t *testing.T) {
+	mixed(t)
+	digest, _ := suite.Digest(embedded.Data, ".")
+	digests, _ := suite.ScenarioDigests(embedded.Data, ".")
+	fails := verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Failed, Clause: "EXEC-1", Reason: "prints <hi>"}
+	errs := verdict.Expectation{Scenario: "exec_errors", Clause: "EXEC-1", Reason: "races", Flaky: true}
+	file := writeLedger(t, digest, "0.0.7", fails, errs)
+	code, stdout, stderr := run(t, "ledger", "migrate", file)
+	if code != ExitConformant || !strings.Contains(stdout, "migrated to format 2, 2 entries") {
+		t.Fatalf("migrate: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	l, err := verdict.LoadLedger(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []verdict.Expectation{fails, errs}
+	want[0].ScenarioDigest, want[0].Kit = digests["exec_fails"], "0.0.7"
+	want[1].ScenarioDigest, want[1].Kit = digests["exec_errors"], "0.0.7"
+	if l.Format != verdict.LedgerFormat || l.Suite != "" || l.Kit != "" || !reflect.DeepEqual(l.Expected, want) {
+		t.Errorf("migrated %+v, want entries %+v", l, want)
+	}
+	if code, stdout, _ := run(t, "ledger", "migrate", file); code != ExitConformant || !strings.Contains(stdout, "already in format 2") {
+		t.Errorf("second migrate: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", file); code != ExitConformant || strings.Contains(stderr, "note") {
+		t.Errorf("run against the migrated ledger: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	other := writeLedger(t, "sha256:"+strings.Repeat("0", 64), "", fails)
+	before, _ := os.ReadFile(other)
+	code, _, stderr = run(t, "ledger", "migrate", other)
+	after, _ := os.ReadFile(other)
+	if code != ExitUsage || !strings.Contains(stderr, "pinned to the whole suite sha256:000000000000") || !bytes.Equal(before, after) {
+		t.Errorf("migrate of a ledger for another suite: exit %d\n%s\nfile now:\n%s", code, stderr, after)
+	}
+	if code, _, stderr := run(t, "ledger", "tidy", file); code != ExitUsage || !strings.Contains(stderr, "want: ledger migrate FILE...") {
+		t.Errorf("ledger tidy: exit %d\n%s", code, stderr)
 	}
 }
 

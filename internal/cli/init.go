@@ -47,5 +47,8 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	for _, c := range sk.Commands(*dir) {
 		fmt.Fprintf(stdout, "    %s\n", c)
 	}
+	fmt.Fprintf(stdout, "\nWhile failures remain, record them in an expectation ledger: add --write-expect expected.json,\n")
+	fmt.Fprintf(stdout, "replace each TODO reason, then run with --expect expected.json. Each entry pins the version of\n")
+	fmt.Fprintf(stdout, "its scenario, so a kit upgrade flags only the entries whose scenario changed.\n")
 	return ExitConformant
 }

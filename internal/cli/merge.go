@@ -85,10 +85,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if f.expect != "" {
 		l, err := verdict.LoadLedger(f.expect)
 		if err == nil {
-			err = l.CheckSuite(digest, version.Kit, all, clauses)
+			err = l.CheckSuite(embedded.Data, version.Kit, clauses)
 		}
 		if err != nil {
 			return fail(err)
+		}
+		if l.Note != "" {
+			fmt.Fprintln(stderr, "apexcheck merge: note:", l.Note)
 		}
 		rep.Ledger = l
 	}

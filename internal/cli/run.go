@@ -69,10 +69,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.expect != "" {
 		if ledger, err = verdict.LoadLedger(f.expect); err == nil {
 			previous = ledger
-			err = ledger.CheckSuite(digest, version.Kit, all, clauses)
+			err = ledger.CheckSuite(embedded.Data, version.Kit, clauses)
 			if err == nil {
 				err = ledger.CheckProfile(profile, all)
 			}
+		}
+		if err == nil && ledger.Note != "" {
+			fmt.Fprintln(stderr, "apexcheck: note:", ledger.Note)
 		}
 		switch {
 		case err != nil && previous != nil && f.writeExpect != "":
@@ -151,7 +154,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return verdict.DraftLedger(w, results, previous, digest, version.Kit, impl.Name+" "+impl.Version, profile)
+			return verdict.DraftLedger(w, results, previous, embedded.Data, version.Kit, impl.Name+" "+impl.Version, profile)
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			usageErr = true
@@ -186,7 +189,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // and got, stderr, the rerun command; -v adds the scenario's log before it.
 func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool) {
 	st, e := rep.Ledger.Classify(r)
-	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass {
+	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass && st != verdict.StaleExpectation {
 		return
 	}
 	label := strings.ToUpper(string(r.Outcome))
@@ -195,9 +198,13 @@ func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool)
 		label = "XFAIL"
 	case verdict.UnexpectedPass:
 		label = "XPASS"
+	case verdict.StaleExpectation:
+		label = "STALE"
 	}
 	fmt.Fprintf(w, "%-8s %s (%.1fs)\n", label, r.Scenario.Name, r.Duration.Seconds())
 	switch {
+	case st == verdict.StaleExpectation:
+		fmt.Fprintf(w, "    %s (it %s this time)\n", e.Stale(), r.Outcome)
 	case st == verdict.UnexpectedPass:
 		fmt.Fprintf(w, "    listed in the ledger as failing (%s: %s), but passed: remove the entry\n", e.Clause, e.Reason)
 	case st == verdict.ExpectedFailure:
@@ -289,6 +296,9 @@ func writeVerdict(w io.Writer, l *verdict.Ledger, v verdict.Verdict) {
 	} else {
 		fmt.Fprintf(w, "the run does NOT match the ledger %s: %d expected failures, %d unexpected failures, %d listed scenarios now pass",
 			l.Path, len(v.Expected), len(v.Unexpected), len(v.Fixed))
+		if len(v.Stale) > 0 {
+			fmt.Fprintf(w, ", %d entries reviewed against an older version of their scenario", len(v.Stale))
+		}
 	}
 	if len(v.FlakyPass) > 0 {
 		fmt.Fprintf(w, " (%d listed as flaky passed this time)", len(v.FlakyPass))
@@ -297,6 +307,9 @@ func writeVerdict(w io.Writer, l *verdict.Ledger, v verdict.Verdict) {
 		fmt.Fprintf(w, " (%d listed scenarios did not run)", len(v.NotRun))
 	}
 	fmt.Fprintln(w)
+	for _, e := range v.Stale {
+		fmt.Fprintf(w, "    stale entry %s\n", e.Stale())
+	}
 }
 
 // certifyShard judges one shard of a run with --certify --shard: a shard

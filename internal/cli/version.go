@@ -10,7 +10,8 @@ import (
 
 const versionHelp = `
 Print the kit version and the full digest of the embedded suite, which
-expectation ledgers and certificates are pinned to.`
+certificates are pinned to (an expectation ledger pins each entry to its
+scenario instead).`
 
 // cmdVersion prints the kit version and suite digest.
 func cmdVersion(args []string, stdout, stderr io.Writer) int {

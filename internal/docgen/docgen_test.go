@@ -3,9 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apexcheck/apexcheck"
+	"github.com/apexcheck/apexcheck/conformance/suite"
+	"github.com/apexcheck/apexcheck/conformance/verdict"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,6 +17,9 @@ import (
 // table measured on another suite than the current one or edited by hand.
 func TestDocsAreCurrent(t *testing.T) {
 	facts, err := suiteFacts(apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite)
+	if err == nil {
+		facts.Reports, err = reportTotals(filepath.Join("..", "..", reportDir))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +58,50 @@ func TestDocsAreCurrent(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReportsAreCurrent fails when a checked-in report was run on another
+// suite than the current one: `make docs` reruns them all (a third party
+// only where Node is installed; it keeps the others, which this names).
+func TestReportsAreCurrent(t *testing.T) {
+	facts, err := suiteFacts(apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", reportDir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no report under %s (%v)", reportDir, err)
+	}
+	for _, f := range files {
+		run, err := verdict.ReadReportFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Suite != facts.Suite {
+			t.Errorf("%s/%s is stale: run on suite %s, but the suite is now %s; run `make docs` (third parties need Node and npm)",
+				reportDir, filepath.Base(f), suite.ShortDigest(run.Suite), suite.ShortDigest(facts.Suite))
+		}
+	}
+}
+
+func TestRenderFindings(t *testing.T) {
+	body := "<!-- data, one implementation a line:\n" + `{"tool":"T","driven":"D","report":"t","mark":"¹"}` + "\n-->\nstale\n"
+	reports := map[string]suite.Totals{"t.core": {Passed: 2, Failed: 1}, "t.apex": {Passed: 3, Errored: 1, Skipped: 2}}
+	got, err := renderFindings(body, reports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<!-- data, one implementation a line:\n" + `{"tool":"T","driven":"D","report":"t","mark":"¹"}` + "\n-->\n" +
+		"| tool (pinned) | how it is driven | core: passed / failed / errored of 3 | apex: passed / failed / errored / skipped of 6 |\n" +
+		"|---------------|------------------|------------------:|------------------:|\n" +
+		"| T | D | 2 / 1 / 0 ¹ | 3 / 0 / 1 / 2 ¹ |\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("renderFindings (-want +got):\n%s", diff)
+	}
+	delete(reports, "t.apex")
+	if _, err := renderFindings(body, reports); err == nil || !strings.Contains(err.Error(), "no report docs/reports/t.apex.jsonl") {
+		t.Errorf("a missing report: %v", err)
 	}
 }
 

@@ -8,14 +8,17 @@
 //
 // and docgen_test.go fails when one is stale, so a figure in the docs is
 // never older than the suite it describes. `make docs` runs the suite
-// against the reference (and pi, where Node is installed), writes their
-// certificates, and runs
+// against the reference and every third party in both profiles (where
+// Node is installed), rewrites the reports under docs/reports and the
+// matrix, writes the reference's and pi's certificates, and runs
 //
 //	go run ./internal/docgen [-root DIR] CERTIFICATE.json...
 //
 // The results tables are rendered from the data their block keeps in a
 // comment; a certificate given on the command line replaces the row of
-// its implementation (or adds one).
+// its implementation (or adds one). The findings table keeps each tool's
+// hand-written columns in its comment and takes its counts from the
+// checked-in reports (docs/reports/NAME.PROFILE.jsonl).
 package main
 
 import (
@@ -38,7 +41,10 @@ import (
 )
 
 // docs are the files with generated blocks, relative to the repository.
-var docs = []string{"README.md", "docs/results.md"}
+var docs = []string{"README.md", "docs/results.md", "docs/findings.md"}
+
+// reportDir holds the checked-in reports, relative to the repository.
+const reportDir = "docs/reports"
 
 func main() {
 	root := flag.String("root", ".", "the repository's root `DIR`")
@@ -57,6 +63,9 @@ func main() {
 		rows = append(rows, r)
 	}
 	facts, err := suiteFacts(apexcheck.Spec, apexcheck.Scripts, apexcheck.Suite)
+	if err == nil {
+		facts.Reports, err = reportTotals(filepath.Join(*root, reportDir))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "docgen:", err)
 		os.Exit(1)
@@ -90,6 +99,30 @@ type Facts struct {
 	Areas      int
 	// Clauses counts the spec's clauses by level.
 	Clauses map[string]int
+	// Reports are the totals of each checked-in report, by its file name
+	// without .jsonl (NAME.PROFILE).
+	Reports map[string]suite.Totals
+}
+
+// reportTotals counts the outcomes of every report (*.jsonl) in dir.
+func reportTotals(dir string) (map[string]suite.Totals, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]suite.Totals{}
+	for _, f := range files {
+		run, err := verdict.ReadReportFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var t suite.Totals
+		for _, r := range run.Results {
+			t.Add(r.Outcome)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".jsonl")] = t
+	}
+	return out, nil
 }
 
 func suiteFacts(spec, scripts, data fs.FS) (Facts, error) {
@@ -171,6 +204,12 @@ func Rewrite(doc []byte, facts Facts, rows []Row) ([]byte, error) {
 		switch name {
 		case "suite":
 			text = renderSuite(facts)
+		case "findings":
+			var err error
+			if text, err = renderFindings(body, facts.Reports); err != nil {
+				errs = append(errs, err)
+				return m
+			}
 		case "results":
 			kept, err := parseRows(body)
 			if err != nil {
@@ -267,5 +306,72 @@ func renderResults(rows []Row) (string, error) {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s |\n", label, r.Passed, r.Failed, r.Errored, r.Skipped, r.Total, cert)
 	}
+	return b.String(), nil
+}
+
+// Tool is one row of the findings table: what is written by hand, and the
+// report (docs/reports/REPORT.PROFILE.jsonl) its counts come from. Mark
+// follows counts that may differ by one between runs (flaky entries).
+type Tool struct {
+	Tool   string `json:"tool"`
+	Driven string `json:"driven"`
+	Report string `json:"report"`
+	Mark   string `json:"mark,omitempty"`
+}
+
+// renderFindings renders the findings table from the tools its block's
+// data comment lists and the reports' totals.
+func renderFindings(body string, reports map[string]suite.Totals) (string, error) {
+	m := dataComment.FindStringSubmatch(body)
+	if m == nil {
+		return "", errors.New("findings block has no data comment (<!-- data, one implementation a line: … -->)")
+	}
+	var tools []Tool
+	for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+		var t Tool
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&t); err != nil {
+			return "", fmt.Errorf("findings block data: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	var b strings.Builder
+	b.WriteString("<!-- data, one implementation a line:\n")
+	for _, t := range tools {
+		data, err := json.Marshal(t)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s\n", data)
+	}
+	b.WriteString("-->\n")
+	var rows []string
+	of := map[string]int{}
+	for _, t := range tools {
+		cells := []string{t.Tool, t.Driven}
+		for _, p := range []string{"core", "apex"} {
+			tot, ok := reports[t.Report+"."+p]
+			if !ok {
+				return "", fmt.Errorf("findings: no report %s/%s.%s.jsonl", reportDir, t.Report, p)
+			}
+			if n, seen := of[p]; seen && n != tot.Total() {
+				return "", fmt.Errorf("findings: %s.%s.jsonl ran %d scenarios, another report of profile %s %d: rerun `make docs`", t.Report, p, tot.Total(), p, n)
+			}
+			of[p] = tot.Total()
+			cell := fmt.Sprintf("%d / %d / %d", tot.Passed, tot.Failed, tot.Errored)
+			if p == "apex" {
+				cell += fmt.Sprintf(" / %d", tot.Skipped)
+			}
+			if t.Mark != "" {
+				cell += " " + t.Mark
+			}
+			cells = append(cells, cell)
+		}
+		rows = append(rows, "| "+strings.Join(cells, " | ")+" |\n")
+	}
+	fmt.Fprintf(&b, "| tool (pinned) | how it is driven | core: passed / failed / errored of %d | apex: passed / failed / errored / skipped of %d |\n", of["core"], of["apex"])
+	b.WriteString("|---------------|------------------|------------------:|------------------:|\n")
+	b.WriteString(strings.Join(rows, ""))
 	return b.String(), nil
 }

@@ -2,8 +2,9 @@
 // init` writes: one per language, each a complete adapter in which one
 // marked function runs the tool (a plain `bash -lc` subprocess until a
 // porter replaces it). Each is certified by this package's tests against a
-// checked-in expectation ledger (ledgers/), so a skeleton that stops working
-// fails the build.
+// checked-in expectation ledger (ledgers/, format 2: each entry pinned to the
+// version of its scenario it was reviewed against; `make skeleton-ledgers`
+// repins them), so a skeleton that stops working fails the build.
 package skeleton
 
 import (
