@@ -13,10 +13,13 @@ import (
 // A vendor's ledger lists the failures they know of; a run conforms when
 // it differs from the ledger nowhere.
 func ExampleJudge() {
+	// Each entry pins the scenario it was reviewed against (CheckSuite
+	// flags an entry whose scenario changed since).
 	ledger, err := verdict.ParseLedger([]byte(`{
-	  "kit": "1.0",
+	  "format": 2,
 	  "expected": [
-	    {"scenario": "exec_exit_code", "clause": "EXEC-3", "reason": "exit codes above 128 are folded"}
+	    {"scenario": "exec_exit_code", "scenarioDigest": "sha256:3f0c8e5f9a1d2b4c6e8f0a1b3c5d7e9f2a4b6c8d0e1f3a5b7c9d1e2f4a6b8c0d", "kit": "1.0",
+	     "clause": "EXEC-3", "reason": "exit codes above 128 are folded"}
 	  ]
 	}`))
 	if err != nil {
