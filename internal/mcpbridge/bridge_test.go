@@ -296,7 +296,7 @@ func TestBridgeRequests(t *testing.T) {
 		{`{"ID":"i","type":"hello","versions":[1]}`, "", protocol.ErrBadRequest},
 		{`{"ID":"i","id":5}`, "", protocol.ErrBadRequest},
 		{`{"id":"m","type":"call","CWD":"/","arguments":{"command":"ls"}}`, "m", protocol.ErrBadRequest}, // no cwd
-		{`{"id":"d","type":"call","type":"permission","arguments":{}}`, "d", protocol.ErrUnsupported},   // the last type wins
+		{`{"id":"d","type":"call","type":"permission","arguments":{}}`, "d", protocol.ErrUnsupported},    // the last type wins
 		{`[1]`, "", protocol.ErrBadRequest},
 		// A line past the limit is skipped unread, so its id is unknown;
 		// the session goes on (the next rows are still answered).
