@@ -15,7 +15,7 @@ func init() {
 		Defect: "decodes requests with encoding/json into a struct, so `TYPE` is read as `type`, `Arguments` as `arguments`, and a repeated object is merged",
 		// TYPE:call runs a command; Arguments replaces arguments; a
 		// repeated options object keeps the first's commandPrefix.
-		Scenarios: `^(proto_member_case|proto_duplicate_members|perm_member_case)$`,
+		Scenarios: `^(proto_(core_)?member_case|proto_(core_)?duplicate_members|perm_member_case)$`,
 		Serve:     filtered(foldRequest, nil),
 	})
 	Register("folds-argument-case", Variant{
