@@ -1,6 +1,7 @@
 package broken_test
 
 import (
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -38,6 +39,11 @@ func TestVariantsAreCaught(t *testing.T) {
 		v := broken.Variants[name]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			// A selection that names no scenario would fail the run at
+			// once, which reads like a variant caught at the handshake.
+			if !selectsScenario(t, v.Scenarios) {
+				t.Fatalf("variant %q selects no scenario with %q", name, v.Scenarios)
+			}
 			start := time.Now()
 			cfg := conformance.Config{
 				Impl:    []string{os.Args[0], "broken", name},
@@ -115,4 +121,20 @@ func TestControlsPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// selectsScenario reports whether the regexp re matches the name of a
+// scenario of the suite.
+func selectsScenario(t *testing.T, re string) bool {
+	names, err := fs.Glob(apexcheck.Scripts, "*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := regexp.MustCompile(re)
+	for _, n := range names {
+		if sel.MatchString(strings.TrimSuffix(n, ".txtar")) {
+			return true
+		}
+	}
+	return false
 }

@@ -105,7 +105,7 @@ func (b *Bridge) Serve(r io.Reader, w io.Writer) error {
 			return fmt.Errorf("read request: %w", err)
 		}
 		var req protocol.Request
-		if err := json.Unmarshal(line, &req); err != nil {
+		if err := protocol.Unmarshal(line, &req); err != nil { // PROTO-20, PROTO-21
 			b.fail(idOf(line), protocol.ErrBadRequest, fmt.Sprintf("request is not a valid message: %v", err))
 			continue
 		}
@@ -121,18 +121,18 @@ func (b *Bridge) Serve(r io.Reader, w io.Writer) error {
 	}
 }
 
-// idOf is the id of a line that is a JSON object with a string id, else
-// "" (PROTO-15).
+// idOf is the id of a line that is a JSON object with a string member
+// named exactly "id", else "" (PROTO-15, PROTO-20).
 func idOf(line []byte) string {
-	var v struct {
-		ID any `json:"id"`
+	m, err := protocol.Members(line)
+	if err != nil {
+		return ""
 	}
-	if json.Unmarshal(line, &v) == nil {
-		if s, ok := v.ID.(string); ok {
-			return s
-		}
+	var id string
+	if raw := m["id"]; len(raw) > 0 && raw[0] == '"' {
+		json.Unmarshal(raw, &id)
 	}
-	return ""
+	return id
 }
 
 func (b *Bridge) fail(id, code, msg string) {

@@ -211,6 +211,18 @@ func TestBridgeCalls(t *testing.T) {
 			Text:    `{"got":{"cmd":"ls","dir":"/else"},"status":7}`,
 			Details: &protocol.Details{Execution: &protocol.Execution{Cwd: "/work/dir", ExitCode: intp(7)}}},
 	}, {
+		name: "a case variant of command is another member, passed through",
+		args: `{"Command":"rm x","command":"ls"}`,
+		want: protocol.Result{IsError: true,
+			Text:    `{"got":{"Command":"rm x","cmd":"ls","dir":"/work/dir"},"status":7}`,
+			Details: &protocol.Details{Execution: &protocol.Execution{Cwd: "/work/dir", ExitCode: intp(7)}}},
+	}, {
+		name: "the last of a repeated member wins",
+		args: `{"command":"rm x","command":"ls"}`,
+		want: protocol.Result{IsError: true,
+			Text:    `{"got":{"cmd":"ls","dir":"/work/dir"},"status":7}`,
+			Details: &protocol.Details{Execution: &protocol.Execution{Cwd: "/work/dir", ExitCode: intp(7)}}},
+	}, {
 		name: "a JSON-RPC error is an error result",
 		args: `{"command":"fail"}`,
 		want: protocol.Result{IsError: true, Text: "MCP error -32603: boom"},
@@ -279,6 +291,12 @@ func TestBridgeRequests(t *testing.T) {
 		{`{"id":"x","type":"nonsense"}`, "x", protocol.ErrBadRequest},
 		{`{"id":"c","type":"call","arguments":{}}`, "c", protocol.ErrBadRequest}, // no cwd
 		{`{"type":"hello"}`, "", protocol.ErrBadRequest},
+		// Names are exact (PROTO-20): TYPE is not type, ID is not id.
+		{`{"id":"t","TYPE":"call","cwd":"/","arguments":{"command":"ls"}}`, "t", protocol.ErrBadRequest},
+		{`{"ID":"i","type":"hello","versions":[1]}`, "", protocol.ErrBadRequest},
+		{`{"ID":"i","id":5}`, "", protocol.ErrBadRequest},
+		{`{"id":"m","type":"call","CWD":"/","arguments":{"command":"ls"}}`, "m", protocol.ErrBadRequest}, // no cwd
+		{`{"id":"d","type":"call","type":"permission","arguments":{}}`, "d", protocol.ErrUnsupported},    // the last type wins
 		{`[1]`, "", protocol.ErrBadRequest},
 		// A line past the limit is skipped unread, so its id is unknown;
 		// the session goes on (the next rows are still answered).
@@ -316,7 +334,12 @@ func TestParseRejects(t *testing.T) {
 		change func(m map[string]any)
 		want   string
 	}{
-		{"unknown member", func(m map[string]any) { m["tools"] = "run" }, "unknown field"},
+		{"unknown member", func(m map[string]any) { m["tools"] = "run" }, `unknown member "tools"`},
+		{"miscased member", func(m map[string]any) { m["Tool"] = m["tool"]; delete(m, "tool") }, `unknown member "Tool"`},
+		{"miscased nested member", func(m map[string]any) {
+			a := m["arguments"].(map[string]any)
+			a["Command"] = a["command"]
+		}, `unknown member "arguments.Command"`},
 		{"no tool", func(m map[string]any) { delete(m, "tool") }, "tool is empty"},
 		{"bad unit", func(m map[string]any) {
 			m["arguments"].(map[string]any)["timeout"] = map[string]any{"name": "t", "unit": "min"}

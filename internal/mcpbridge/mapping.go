@@ -7,7 +7,6 @@
 package mcpbridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,12 +138,11 @@ func Names(mappings fs.FS) []string {
 }
 
 // Parse decodes and checks a mapping. Unknown members are errors, so that
-// a misspelt choice is never silently ignored.
+// a misspelt choice is never silently ignored; names are exact, so a
+// miscased one ("Tool") is unknown too.
 func Parse(data []byte) (*Mapping, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var m Mapping
-	if err := dec.Decode(&m); err != nil {
+	if err := protocol.UnmarshalKnown(data, &m); err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	var problems []string

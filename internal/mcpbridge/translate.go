@@ -24,8 +24,10 @@ func (m *Mapping) toolArguments(raw json.RawMessage, cwd string) (json.RawMessag
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("null")
 	}
-	var obj map[string]json.RawMessage
-	if bytes.TrimSpace(raw)[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	// The members as the kit's call parse reads them (CALL-11): a case
+	// variant such as "Command" is another member, passed through as is.
+	obj, err := protocol.Members(raw)
+	if err != nil {
 		return raw, nil
 	}
 	out := make(map[string]json.RawMessage, len(obj)+1)
@@ -99,8 +101,8 @@ func (m *Mapping) exitCode(text string) (int, bool) {
 	if m.Result.ExitCode == "" {
 		return 0, false
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(text), &obj) != nil {
+	obj, err := protocol.Members([]byte(text))
+	if err != nil {
 		return 0, false
 	}
 	var code int

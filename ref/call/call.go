@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/apexcheck/apexcheck/protocol"
 )
 
 // Kind is the kind of operation a call requests.
@@ -131,8 +133,10 @@ func decodeObject(raw []byte) (map[string]json.RawMessage, bool) {
 	case len(trimmed) > 0 && trimmed[0] == '[':
 		return map[string]json.RawMessage{}, true
 	case len(trimmed) > 0 && trimmed[0] == '{':
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &fields); err != nil {
+		// Member names exact and the last of a repeated one winning, as
+		// JSON.parse reads them: {"Command":"ls"} has no command (CALL-11).
+		fields, err := protocol.Members(trimmed)
+		if err != nil {
 			return nil, false
 		}
 		return fields, true

@@ -22,6 +22,9 @@ func TestParse(t *testing.T) {
 		{"placeholders ignored", `{"command":"ls","handle":"","timeout":null,"kill":false}`, Operation{Kind: Run, Command: "ls"}, ""},
 		{"string timeout ignored", `{"command":"ls","timeout":"5"}`, Operation{Kind: Run, Command: "ls"}, ""},
 		{"last duplicate wins", `{"command":"a","command":"b"}`, Operation{Kind: Run, Command: "b"}, ""},
+		{"names are case-sensitive", `{"command":"ls","Command":"rm x","Handle":"h","Kill":true,"Timeout":-1,"Background":true}`,
+			Operation{Kind: Run, Command: "ls"}, ""},
+		{"case variant after the name", `{"Command":"rm x","command":"ls","COMMAND":"rm y"}`, Operation{Kind: Run, Command: "ls"}, ""},
 		{"surrounding space", " \n{\"command\":\"ls\"}\n", Operation{Kind: Run, Command: "ls"}, ""},
 
 		{"string", `"ls"`, Operation{}, ReasonNotObject},
@@ -38,6 +41,7 @@ func TestParse(t *testing.T) {
 		{"null handle", `{"handle":null}`, Operation{}, ReasonEmptyHandle},
 		{"numeric handle", `{"handle":3}`, Operation{}, ReasonNoOperation},
 		{"nothing", `{}`, Operation{}, ReasonNoOperation},
+		{"case variant only", `{"Command":"ls","HANDLE":"h"}`, Operation{}, ReasonNoOperation},
 		{"numeric command", `{"command":3}`, Operation{}, ReasonNoOperation},
 	}
 	for _, tt := range tests {

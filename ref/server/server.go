@@ -31,114 +31,161 @@ type Server struct {
 }
 
 // Serve reads requests from in and writes responses to out until a shutdown
-// request or the end of in. Either way the tool is closed (its background
-// commands killed) and every in-flight call aborted and answered before
-// Serve returns (PROTO-9, PROTO-10).
+// request or the end of in. Either way every in-flight call is aborted and
+// answered, every in-flight permission decision answered, and the tool
+// closed (its background commands killed) before Serve returns (PROTO-9,
+// PROTO-10, PROTO-23).
+//
+// Every request is decoded by protocol.Unmarshal: member names exact, the
+// last of a repeated member winning (PROTO-20, PROTO-21).
 func (s *Server) Serve(in io.Reader, out io.Writer) error {
-	w := protocol.NewWriter(out)
-	r := protocol.NewReader(in)
-	var (
-		mu       sync.Mutex
-		inflight = map[string]context.CancelFunc{}
-		wg       sync.WaitGroup
-	)
-	// endSession aborts every call in flight, waits for their results to
-	// be written, and disposes the tool (PROTO-9, PROTO-10).
-	var endOnce sync.Once
-	endSession := func() {
-		endOnce.Do(func() {
-			mu.Lock()
-			for _, cancel := range inflight {
-				cancel()
-			}
-			mu.Unlock()
-			wg.Wait()
-			s.Tool.Close()
-		})
-	}
-	defer endSession()
-	caps := map[string]bool{}
+	ss := &session{Server: s, w: protocol.NewWriter(out), inflight: map[string]context.CancelFunc{},
+		caps: map[string]bool{}}
 	for _, c := range s.Capabilities {
-		caps[c] = true
+		ss.caps[c] = true
 	}
+	defer ss.end()
+	r := protocol.NewReader(in)
 	for {
 		line, err := r.Line()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if errors.Is(err, protocol.ErrLineTooLong) {
-			w.Write(errorResponse("", protocol.ErrBadRequest, err.Error()))
+			ss.w.Write(errorResponse("", protocol.ErrBadRequest, err.Error()))
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("read request: %w", err)
 		}
-		var req protocol.Request
-		if err := json.Unmarshal(line, &req); err != nil {
-			// Answer under the request's id when it can be read (PROTO-15).
-			var partial struct {
-				ID string `json:"id"`
-			}
-			json.Unmarshal(line, &partial)
-			w.Write(errorResponse(partial.ID, protocol.ErrBadRequest, "malformed request: "+err.Error()))
-			continue
-		}
-		if req.ID == "" {
-			w.Write(errorResponse("", protocol.ErrBadRequest, "request has no id"))
-			continue
-		}
-		switch req.Type {
-		case protocol.TypeHello:
-			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeHello, Protocol: protocol.Version,
-				Implementation: &s.Impl, Capabilities: s.Capabilities})
-		case protocol.TypeShutdown:
-			endSession()
-			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeShutdown})
+		if done := ss.serve(line); done {
 			return nil
-		case protocol.TypeAbort:
-			mu.Lock()
-			if cancel, ok := inflight[req.Target]; ok {
-				cancel()
-			}
-			mu.Unlock()
-			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeAbort})
-		case protocol.TypeRender:
-			if !caps[protocol.CapRender] {
-				w.Write(errorResponse(req.ID, protocol.ErrUnsupported, "render is not supported"))
-				continue
-			}
-			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeRender, Header: tool.Render(req.Arguments)})
-		case protocol.TypePermission:
-			if !caps[protocol.CapPermissions] {
-				w.Write(errorResponse(req.ID, protocol.ErrUnsupported, "permission is not supported"))
-				continue
-			}
-			answer := s.Tool.Permission(req.Rules, req.Arguments)
-			w.Write(protocol.Response{ID: req.ID, Type: protocol.TypePermission, Permission: &answer})
-		case protocol.TypeCall:
-			mu.Lock()
-			if _, dup := inflight[req.ID]; dup {
-				mu.Unlock()
-				w.Write(errorResponse(req.ID, protocol.ErrDuplicateID, "id "+req.ID+" is still in flight"))
-				continue
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			inflight[req.ID] = cancel
-			mu.Unlock()
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				resp := s.call(ctx, req, w, caps)
-				mu.Lock()
-				delete(inflight, req.ID)
-				mu.Unlock()
-				cancel()
-				w.Write(resp)
-			}()
-		default:
-			w.Write(errorResponse(req.ID, protocol.ErrBadRequest, fmt.Sprintf("unknown request type %q", req.Type)))
 		}
 	}
+}
+
+// session is the state of one Serve: the requests in flight.
+type session struct {
+	*Server
+	w    *protocol.Writer
+	caps map[string]bool
+
+	mu       sync.Mutex
+	inflight map[string]context.CancelFunc // calls in flight, by id
+	// work counts the calls and permission decisions in flight, each of
+	// which owes a response before the session ends.
+	work    sync.WaitGroup
+	endOnce sync.Once
+}
+
+// end aborts every call in flight, waits for every call and decision to
+// write its response, and disposes the tool (PROTO-9, PROTO-10, PROTO-23).
+// A decision is waited for, not cancelled: it executes nothing and its
+// time is bounded by the size of its request.
+func (ss *session) end() {
+	ss.endOnce.Do(func() {
+		ss.mu.Lock()
+		for _, cancel := range ss.inflight {
+			cancel()
+		}
+		ss.mu.Unlock()
+		ss.work.Wait()
+		ss.Tool.Close()
+	})
+}
+
+// serve answers one request line, or starts the work that will. It
+// reports whether the line ended the session (shutdown).
+func (ss *session) serve(line []byte) (done bool) {
+	var req protocol.Request
+	if err := protocol.Unmarshal(line, &req); err != nil {
+		// Answer under the request's id when it can be read (PROTO-15).
+		ss.w.Write(errorResponse(idOf(line), protocol.ErrBadRequest, "malformed request: "+err.Error()))
+		return false
+	}
+	if req.ID == "" {
+		ss.w.Write(errorResponse("", protocol.ErrBadRequest, "request has no id"))
+		return false
+	}
+	switch req.Type {
+	case protocol.TypeHello:
+		ss.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeHello, Protocol: protocol.Version,
+			Implementation: &ss.Impl, Capabilities: ss.Capabilities})
+	case protocol.TypeShutdown:
+		ss.end()
+		ss.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeShutdown})
+		return true
+	case protocol.TypeAbort:
+		ss.mu.Lock()
+		if cancel, ok := ss.inflight[req.Target]; ok {
+			cancel()
+		}
+		ss.mu.Unlock()
+		ss.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeAbort})
+	case protocol.TypeRender:
+		if !ss.caps[protocol.CapRender] {
+			ss.w.Write(errorResponse(req.ID, protocol.ErrUnsupported, "render is not supported"))
+			return false
+		}
+		ss.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeRender, Header: tool.Render(req.Arguments)})
+	case protocol.TypePermission:
+		if !ss.caps[protocol.CapPermissions] {
+			ss.w.Write(errorResponse(req.ID, protocol.ErrUnsupported, "permission is not supported"))
+			return false
+		}
+		// Decided off the read loop (PROTO-22): a decision takes time in
+		// the size of the command, and an abort read after it must not
+		// wait for it.
+		ss.work.Add(1)
+		go func() {
+			defer ss.work.Done()
+			answer := ss.Tool.Permission(req.Rules, req.Arguments)
+			ss.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypePermission, Permission: &answer})
+		}()
+	case protocol.TypeCall:
+		ss.start(req)
+	default:
+		ss.w.Write(errorResponse(req.ID, protocol.ErrBadRequest, fmt.Sprintf("unknown request type %q", req.Type)))
+	}
+	return false
+}
+
+// start runs a call in its own goroutine, or refuses a duplicate id
+// (PROTO-5).
+func (ss *session) start(req protocol.Request) {
+	ss.mu.Lock()
+	if _, dup := ss.inflight[req.ID]; dup {
+		ss.mu.Unlock()
+		ss.w.Write(errorResponse(req.ID, protocol.ErrDuplicateID, "id "+req.ID+" is still in flight"))
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ss.inflight[req.ID] = cancel
+	ss.mu.Unlock()
+	ss.work.Add(1)
+	go func() {
+		defer ss.work.Done()
+		resp := ss.call(ctx, req, ss.w, ss.caps)
+		ss.mu.Lock()
+		delete(ss.inflight, req.ID)
+		ss.mu.Unlock()
+		cancel()
+		ss.w.Write(resp)
+	}()
+}
+
+// idOf is the id of a line that is a JSON object with a string member
+// named exactly "id", else "" (PROTO-15, PROTO-20).
+func idOf(line []byte) string {
+	m, err := protocol.Members(line)
+	if err != nil {
+		return ""
+	}
+	var id string
+	if raw := m["id"]; len(raw) > 0 && raw[0] == '"' {
+		json.Unmarshal(raw, &id)
+	}
+	return id
 }
 
 func (s *Server) call(ctx context.Context, req protocol.Request, w *protocol.Writer, caps map[string]bool) protocol.Response {

@@ -18,8 +18,10 @@ const InvalidArgMarker = "[invalid arg]"
 // Render returns the call header of formatShellCall in plain text
 // (spec/display.md). It reads the same parse as execution.
 func Render(args []byte) string {
-	fields := map[string]json.RawMessage{}
-	if err := json.Unmarshal(args, &fields); err != nil {
+	// The members as call.Parse reads them: exact names, the last of a
+	// repeated one winning (CALL-11).
+	fields, err := protocol.Members(args)
+	if err != nil {
 		fields = nil
 	}
 	command, cmdOK := displayString(fields["command"])

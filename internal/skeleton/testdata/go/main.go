@@ -90,17 +90,17 @@ type Options struct {
 // Return the tool result. A failed tool call is a Result with IsError true.
 // ---------------------------------------------------------------------------
 func runTool(ctx context.Context, args json.RawMessage, cwd string, opts Options) Result {
-	var call struct {
-		Command *string         `json:"command"`
-		Timeout json.RawMessage `json:"timeout"`
-	}
-	if json.Unmarshal(args, &call) != nil || call.Command == nil {
+	// Members by their exact names, the last of a repeated one winning, as
+	// JSON.parse reads them: decoding into a struct would also take
+	// "Command" for command (call.md CALL-11).
+	var fields map[string]json.RawMessage
+	var command string
+	if json.Unmarshal(args, &fields) != nil || json.Unmarshal(fields["command"], &command) != nil || fields["command"] == nil || string(fields["command"]) == "null" {
 		return Result{IsError: true, Text: `this skeleton only runs {"command": "..."}`}
 	}
-	command := *call.Command
 	// Seconds; anything but a number means no timeout (0 here).
 	var timeout float64
-	if t := call.Timeout; len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9') {
+	if t := fields["timeout"]; len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9') {
 		// 1e400 overflows to +Inf, as JavaScript's JSON.parse reads it.
 		timeout, _ = strconv.ParseFloat(string(t), 64)
 		if math.IsInf(timeout, 0) || timeout <= 0 {
@@ -313,8 +313,18 @@ func checkCall(req *request) (cwd string, opts Options, aborted bool, problem st
 	if json.Unmarshal(req.Cwd, &cwd) != nil || cwd == "" {
 		return "", opts, false, "call needs cwd, a non-empty string"
 	}
-	if len(req.Options) > 0 && json.Unmarshal(req.Options, &opts) != nil {
-		return "", opts, false, "options must be an object of strings and booleans"
+	if len(req.Options) > 0 && string(req.Options) != "null" {
+		var members map[string]json.RawMessage
+		bad := json.Unmarshal(req.Options, &members) != nil
+		for name, dst := range map[string]any{"commandPrefix": &opts.CommandPrefix, "shellPath": &opts.ShellPath,
+			"exposeSessionEnvironment": &opts.ExposeSessionEnvironment} {
+			if v, ok := members[name]; ok && json.Unmarshal(v, dst) != nil {
+				bad = true
+			}
+		}
+		if bad {
+			return "", opts, false, "options must be an object of strings and booleans"
+		}
 	}
 	if len(req.Session) > 0 {
 		var session map[string]any
@@ -448,11 +458,14 @@ func handle(line []byte) {
 	if typ == "shutdown" {
 		shutdown(&id)
 	}
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		sendError(id, "bad-request", "malformed "+typ+" request: "+err.Error())
+	// Members by their exact names (protocol.md PROTO-20): decoding the line
+	// into a struct would also take "Arguments" for arguments.
+	req := request{ID: id, Type: typ, Arguments: obj["arguments"], Cwd: obj["cwd"], Options: obj["options"],
+		Session: obj["session"], Updates: obj["updates"], Evidence: obj["evidence"], Aborted: obj["aborted"],
+		Target: obj["target"]}
+	if v := obj["versions"]; v != nil && json.Unmarshal(v, &req.Versions) != nil {
+		sendError(id, "bad-request", "versions must be a list of integers")
 		return
 	}
-	req.ID, req.Type = id, typ
 	serve(&req)
 }

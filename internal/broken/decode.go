@@ -1,0 +1,72 @@
+package broken
+
+import (
+	"encoding/json"
+
+	"github.com/apexcheck/apexcheck/protocol"
+)
+
+// The decoding variants are the reference behind a filter that reads what
+// it is sent the way Go's encoding/json reads it, the mistake issue 19
+// found in the reference itself: member names matched case-insensitively,
+// and a repeated object merged into one struct.
+func init() {
+	Register("folds-member-case", Variant{
+		Defect: "decodes requests with encoding/json into a struct, so `TYPE` is read as `type`, `Arguments` as `arguments`, and a repeated object is merged",
+		// TYPE:call runs a command; Arguments replaces arguments; a
+		// repeated options object keeps the first's commandPrefix.
+		Scenarios: `^(proto_(core_)?member_case|proto_(core_)?duplicate_members|perm_member_case)$`,
+		Serve:     filtered(foldRequest, nil),
+	})
+	Register("folds-argument-case", Variant{
+		Defect: "decodes tool arguments with encoding/json into a struct, so `Command` is read as `command` and `Kill` as `kill`",
+		// {"Command":"touch ran"} runs; {"command":"echo real","Command":"echo decoy"} runs the decoy.
+		Scenarios: `^(call_member_case|perm_member_case)$`,
+		Serve:     filtered(foldArguments, nil),
+	})
+}
+
+// foldRequest reads a request as encoding/json does and writes it back
+// with the exact names, so that the strict reference behind it sees what a
+// folding decoder saw. A line encoding/json rejects passes untouched.
+func foldRequest(line []byte) []byte {
+	var req protocol.Request
+	if json.Unmarshal(line, &req) != nil {
+		return line
+	}
+	out, err := protocol.Marshal(req)
+	if err != nil {
+		return line
+	}
+	return out
+}
+
+// foldedArgs are the tool's fields as a Go port reading the arguments
+// into a struct with encoding/json would declare them.
+type foldedArgs struct {
+	Command    json.RawMessage `json:"command,omitempty"`
+	Handle     json.RawMessage `json:"handle,omitempty"`
+	Kill       json.RawMessage `json:"kill,omitempty"`
+	Timeout    json.RawMessage `json:"timeout,omitempty"`
+	Background json.RawMessage `json:"background,omitempty"`
+}
+
+// foldArguments rewrites the object arguments of call, permission and
+// render requests as encoding/json reads them into foldedArgs: each field
+// from the last member whose name matches it in any case.
+func foldArguments(line []byte) []byte {
+	return editMessage(line, func(msg map[string]json.RawMessage) {
+		switch messageType(msg) {
+		case protocol.TypeCall, protocol.TypePermission, protocol.TypeRender:
+		default:
+			return
+		}
+		var args foldedArgs
+		if _, err := protocol.Members(msg["arguments"]); err != nil || json.Unmarshal(msg["arguments"], &args) != nil {
+			return
+		}
+		if out, err := json.Marshal(args); err == nil {
+			msg["arguments"] = out
+		}
+	})
+}
