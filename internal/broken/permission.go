@@ -162,7 +162,7 @@ func init() {
 }
 
 // localeBlind classifies the command with every character outside ASCII
-// replaced by as many bytes of `x`, the reading of a grammar that sees
+// replaced by as many bytes of `%` (neither special to bash nor a letter), the reading of a grammar that sees
 // bytes, and maps the segments back onto the command by their offsets.
 // Only the locale verdicts change: every other verdict is the reference's.
 func localeBlind(command string) permission.Classification {
@@ -173,7 +173,7 @@ func localeBlind(command string) permission.Classification {
 	ascii := []byte(command)
 	for i, b := range ascii {
 		if b >= 0x80 {
-			ascii[i] = 'x'
+			ascii[i] = '%'
 		}
 	}
 	blind := permission.Classify(string(ascii))

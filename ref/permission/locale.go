@@ -35,26 +35,24 @@ func asciiSet(s string) (set [128]bool) {
 	return set
 }
 
-// localeHazard reports whether the byte at i of command, an ASCII byte,
-// may be read by bash as part of a multibyte character under some locale
-// glibc builds (PERM-50): it follows a byte from 0x81 to 0xFE and is a
-// trail byte of a double-byte charset; or it is the third byte of a
-// four-byte form glibc reads as incomplete: 0x81 to 0xFE then a digit
-// (GB18030), or 0x8E then 0xA1 to 0xB0 (EUC-TW).
+// localeHazard reports whether the byte at i of command, an ASCII byte
+// after at least one byte, may be read by bash as part of a multibyte
+// character under some locale glibc builds (PERM-50): it follows a byte
+// from 0x81 up and is a trail byte of a double-byte charset; or it is the
+// third byte of a four-byte form glibc reads as incomplete: a byte from
+// 0x81 up then a digit (GB18030), or 0x8E then 0xA1 to 0xB0 (EUC-TW). The
+// spec's upper bound, 0xFE, is no bound here: scanText has checked the
+// bytes before i as UTF-8, whose bytes stop at 0xF4.
 func localeHazard(command string, i int) bool {
-	b := command[i]
-	if i == 0 || b >= 0x80 {
-		return false
-	}
-	if p := command[i-1]; p >= 0x81 && p <= 0xFE && localeTrail[b] {
+	b, p1 := command[i], command[i-1]
+	if p1 >= 0x81 && localeTrail[b] {
 		return true
 	}
 	if i < 2 || !localeSpecial[b] {
 		return false
 	}
-	p2, p1 := command[i-2], command[i-1]
-	return (p2 >= 0x81 && p2 <= 0xFE && p1 >= '0' && p1 <= '9') ||
-		(p2 == 0x8E && p1 >= 0xA1 && p1 <= 0xB0)
+	p2 := command[i-2]
+	return (p2 >= 0x81 && p1 >= '0' && p1 <= '9') || (p2 == 0x8E && p1 >= 0xA1 && p1 <= 0xB0)
 }
 
 // localeAssignment reports whether a command word may be an assignment to

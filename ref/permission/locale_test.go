@@ -66,11 +66,11 @@ func localeEnv(name string) []string {
 	return env
 }
 
-// localeChars end in bytes the charsets read differently: 中 (E4 B8 AD), 第
+// localeChars end in bytes the charsets read differently: 中 (E4 B8 AD), ぁ (E3 81 81, a SHIFT_JIS pair then a lead), 第
 // (E7 AC AC), 日本, é (C3 A9), ª (C2 AA, two letters in ISO-8859-1), ｱ (EF
 // BD B1, a SHIFT_JIS single byte), 𠎡 (F0 A0 8E A1, EUC-TW's four-byte
 // start), 한, ü and €.
-var localeChars = []string{"中", "第", "日本", "é", "ª", "ｱ", "\U000203a1", "한", "ü", "€"}
+var localeChars = []string{"中", "ぁ", "第", "日本", "é", "ª", "ｱ", "\U000203a1", "한", "ü", "€"}
 
 // localeTemplates are commands built around one of localeChars (C): each
 // runs rm, a program it names only where some locale moves a token
@@ -222,7 +222,7 @@ func TestLocaleOracleCanFail(t *testing.T) {
 		{"zh_CN.GBK", `echo "中\" ; rm x ; echo 中\""`},
 		{"zh_CN.GB18030", "echo 中1'\nrm x\n'"},
 		{"zh_TW.EUC-TW", "echo \U000203a1\"\nrm x\n\""},
-		{"ja_JP.SJIS", `ls ｱ表\; rm x`},
+		{"ja_JP.SJIS", `ls ぁ\; rm x`},
 		{"en_US.ISO-8859-1", "ª=1 rm x"},
 	} {
 		if c := Classify(tc.command); !c.Unknown {
@@ -242,12 +242,12 @@ func TestLocaleOracleCanFail(t *testing.T) {
 }
 
 // classifyBytes is the segmenter without PERM-50 and PERM-51: the command
-// with every byte from 0x80 up replaced by `x`, mapped back by offsets.
+// with every byte from 0x80 up replaced by `%` (neither special to bash nor a letter), mapped back by offsets.
 func classifyBytes(command string) Classification {
 	ascii := []byte(command)
 	for i, b := range ascii {
 		if b >= 0x80 {
-			ascii[i] = 'x'
+			ascii[i] = '%'
 		}
 	}
 	c := Classify(string(ascii))
