@@ -124,10 +124,17 @@ func (v *view) matchesDeny(content string) bool {
 	return v.ruleApplies(content, v.deny, v.g.denyQuantifier)
 }
 
+// prepare readies texts for matching, each distinct text once: both
+// quantifiers (every, some) are blind to repetition, and a long chain
+// repeats its commands, so each rule then costs the distinct texts only.
 func (v *view) prepare(texts []string) []text {
-	out := make([]text, len(texts))
-	for i, s := range texts {
-		out[i] = v.g.prepare(s)
+	seen := make(map[string]bool, len(texts))
+	out := make([]text, 0, len(texts))
+	for _, s := range texts {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, v.g.prepare(s))
+		}
 	}
 	return out
 }
