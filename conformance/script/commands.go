@@ -410,11 +410,23 @@ func cmdPermission(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "permission")
 	rulesFile := fs.String("rules", "", "file holding the rules as a JSON array")
+	repeat := fs.String("repeat", "", "text that replaces @REPEAT@ in JSON, -times times over")
+	times := fs.Int("times", 1, "how many times -repeat's text is repeated")
 	parseFlags(ts, fs, args)
 	if fs.NArg() != 1 {
-		ts.Fatalf("usage: permission [-rules F] JSON")
+		ts.Fatalf("usage: permission [-rules F] [-repeat TEXT -times N] JSON")
 	}
-	req := protocol.Request{Type: protocol.TypePermission, Arguments: rawArgs(fs.Arg(0)), Rules: []protocol.Rule{}}
+	arg := fs.Arg(0)
+	if *repeat != "" {
+		// A command of a megabyte cannot sit in a scenario file; it is built
+		// here, JSON-escaped, where the scenario marks its place.
+		if !strings.Contains(arg, "@REPEAT@") || *times < 1 {
+			ts.Fatalf("permission: -repeat needs @REPEAT@ in JSON and -times of 1 or more")
+		}
+		quoted, _ := json.Marshal(strings.Repeat(*repeat, *times))
+		arg = strings.Replace(arg, "@REPEAT@", string(quoted[1:len(quoted)-1]), 1)
+	}
+	req := protocol.Request{Type: protocol.TypePermission, Arguments: rawArgs(arg), Rules: []protocol.Rule{}}
 	if *rulesFile != "" {
 		if err := json.Unmarshal([]byte(ts.ReadFile(*rulesFile)), &req.Rules); err != nil {
 			ts.Fatalf("permission: rules file %s: %v", *rulesFile, err)

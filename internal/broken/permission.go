@@ -145,3 +145,64 @@ func unknownAsEmpty(command string) permission.Classification {
 	}
 	return permission.Classification{Segments: []string{}}
 }
+
+// The variants of issue 19's locale and depth clauses (PERM-50 to PERM-52).
+func init() {
+	Register("perm-locale-blind", Variant{
+		Defect: "reads the command as UTF-8 whatever bash's locale, so `ls 中\\; rm x` (rm under zh_TW.BIG5) and `ª=1 rm x` (rm under ISO-8859-1) classify",
+		// The locale entries of the corpus and the scenario's requests.
+		Scenarios: `^perm_(unknown_locale|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: localeBlind}),
+	})
+	Register("perm-parses-deep", Variant{
+		Defect:    "hands every command to a recursive parser, so a 400,000-deep `$(` exhausts the stack and kills the server",
+		Scenarios: `^perm_unknown_deep$`,
+		Serve:     withPermissions(permission.Grammar{Classify: parsesDeep}),
+	})
+}
+
+// localeBlind classifies the command with every character outside ASCII
+// replaced by as many bytes of `%` (neither special to bash nor a letter), the reading of a grammar that sees
+// bytes, and maps the segments back onto the command by their offsets.
+// Only the locale verdicts change: every other verdict is the reference's.
+func localeBlind(command string) permission.Classification {
+	c := permission.Classify(command)
+	if !strings.HasPrefix(c.Reason, permission.ReasonLocale+":") {
+		return c
+	}
+	ascii := []byte(command)
+	for i, b := range ascii {
+		if b >= 0x80 {
+			ascii[i] = '%'
+		}
+	}
+	blind := permission.Classify(string(ascii))
+	if blind.Unknown {
+		return blind
+	}
+	back := func(texts []string) []string {
+		var out []string
+		from := 0
+		for _, t := range texts {
+			i := strings.Index(string(ascii[from:]), t)
+			if i < 0 {
+				return nil
+			}
+			out = append(out, command[from+i:from+i+len(t)])
+			from += i
+		}
+		return out
+	}
+	segs := back(blind.Segments)
+	if segs == nil {
+		return c
+	}
+	return permission.Classification{Segments: segs, Inner: back(blind.Inner)}
+}
+
+// parsesDeep parses the whole command with mvdan.cc/sh before the
+// reference classifies it, as a segmenter without PERM-52's bound does.
+func parsesDeep(command string) permission.Classification {
+	syntax.NewParser().Parse(strings.NewReader(command), "")
+	return permission.Classify(command)
+}

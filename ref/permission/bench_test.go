@@ -1,9 +1,13 @@
 package permission
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/apexcheck/apexcheck/ref/call"
 )
 
 // BenchmarkClassifyCorpus classifies every command of commands.json, and
@@ -102,3 +106,96 @@ func BenchmarkClassifyLinearity(b *testing.B) {
 		})
 	}
 }
+
+// answerShapes are 1 MiB commands of each shape issue 19 names, for the
+// decision benchmarks (PERM-52, PERM-53): chains and pipes of short
+// commands, one command of many quoted words, and nestings the grammar
+// refuses (`$(`, `if`, `[[ !`), which must be answered, not crash.
+var answerShapes = []struct{ name, head, unit, tail string }{
+	{"chain", "", "ls -la && ", "ls"},
+	{"pipe", "", "ls -la | ", "ls"},
+	{"quoting", "echo", ` 'a b' "c d" e\ f`, ""},
+	{"nesting", "", "$(", ""},
+	{"if", "", "if ", "true"},
+	{"test-not", "[[ ", "! ", "x ]]"},
+}
+
+func shaped(head, unit, tail string, size int) string {
+	n := (size - len(head) - len(tail)) / len(unit)
+	return head + strings.Repeat(unit, n) + tail
+}
+
+// timeAnswer is the mean CPU time (cpuTime) of one permission answer over
+// n runs.
+func timeAnswer(rules []protocol.Rule, p call.Parsed, n int) time.Duration {
+	start := cpuTime()
+	for range n {
+		Answer(rules, p)
+	}
+	return (cpuTime() - start) / time.Duration(n)
+}
+
+// BenchmarkAnswerSize answers a permission request for 1 MiB of each
+// shape under one rule, and reports the time per answer and its ratio to
+// 16 answers of 64 KiB of the same shape (near 1 when the time is linear
+// in the size), in CPU time. The goal is 50 ms per 1 MiB on the CI machine; the
+// benchmark reports, and never asserts, since a loaded machine would
+// decide a timed assertion.
+func BenchmarkAnswerSize(b *testing.B) {
+	rules := []protocol.Rule{{Source: "session", Behavior: Allow, Content: ptr("ls:*")}}
+	for _, s := range answerShapes {
+		b.Run(s.name, func(b *testing.B) {
+			large := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 1<<20)))
+			small := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 64<<10)))
+			var tl, ts time.Duration
+			for b.Loop() {
+				tl += timeAnswer(rules, large, 1)
+				ts += timeAnswer(rules, small, 16)
+			}
+			b.ReportMetric(float64(tl.Milliseconds())/float64(b.N), "cpu-ms/1MiB")
+			b.ReportMetric(float64(tl)/float64(16*ts), "ratio-1MiB/16x64KiB")
+		})
+	}
+}
+
+// BenchmarkAnswerRules answers 1 MiB of each segment shape under 100
+// rules and under one, in the same run, and reports the ratio (goal: at
+// most 2). The rules are distinct prefix rules that all match, the worst
+// case for "every segment matches" (PERM-3), plus deny rules that match
+// nothing, the worst case for "some segment matches" (PERM-4).
+func BenchmarkAnswerRules(b *testing.B) {
+	one := []protocol.Rule{{Source: "session", Behavior: Allow, Content: ptr("ls:*")}}
+	var many []protocol.Rule
+	for i := range 50 {
+		many = append(many, protocol.Rule{Source: "session", Behavior: Allow, Content: ptr("ls" + strings.Repeat(" ", i%3+1) + ":*")})
+		many = append(many, protocol.Rule{Source: "user", Behavior: Deny, Content: ptr(fmt.Sprintf("rm%d:*", i))})
+	}
+	for _, s := range answerShapes[:3] {
+		b.Run(s.name, func(b *testing.B) {
+			p := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 1<<20)))
+			var t1, t100 time.Duration
+			for b.Loop() {
+				t1 += timeAnswer(one, p, 1)
+				t100 += timeAnswer(many, p, 1)
+			}
+			b.ReportMetric(float64(t100)/float64(t1), "ratio-100rules/1rule")
+		})
+	}
+}
+
+// BenchmarkAnswerDeep answers a 400,000-deep `$(` (issue 19's crash: the
+// parser's recursion exhausted Go's stack) and reports the time.
+func BenchmarkAnswerDeep(b *testing.B) {
+	p := call.Parse(runArgs(strings.Repeat("$(", 400_000)))
+	var t time.Duration
+	for b.Loop() {
+		start := cpuTime()
+		if a := Answer(nil, p); !a.Unknown {
+			b.Fatal("a 400,000-deep nesting classified")
+		}
+		t += cpuTime() - start
+	}
+	b.ReportMetric(float64(t.Microseconds())/1000/float64(b.N), "cpu-ms/answer")
+}
+
+func ptr(s string) *string { return &s }

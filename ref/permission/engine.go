@@ -41,11 +41,17 @@ func Decide(rules []protocol.Rule, p call.Parsed) (decision string, winner *prot
 }
 
 func (g grammar) decide(rules []protocol.Rule, p call.Parsed) (string, *protocol.Rule) {
-	unknown := g.isUnknown(p)
+	return g.view(p).decide(rules)
+}
+
+// decide runs the engine over one view of the call, so that the command is
+// classified once however many rules there are (PERM-53).
+func (v *view) decide(rules []protocol.Rule) (string, *protocol.Rule) {
+	unknown := v.unknown()
 	var win *protocol.Rule
 	for i := range rules {
 		r := &rules[i]
-		if !g.ruleMatches(r, p, unknown) {
+		if !v.ruleMatches(r, unknown) {
 			continue
 		}
 		if win == nil || beats(r, win) {
@@ -56,7 +62,7 @@ func (g grammar) decide(rules []protocol.Rule, p call.Parsed) (string, *protocol
 		return win.Behavior, win
 	}
 	// PERM-41: the per-call default, then the tool's default.
-	if d := DefaultBehaviorFor(p); d != "" {
+	if d := DefaultBehaviorFor(v.p); d != "" {
 		return d, nil
 	}
 	return DefaultBehavior(), nil
@@ -64,23 +70,23 @@ func (g grammar) decide(rules []protocol.Rule, p call.Parsed) (string, *protocol
 
 // ruleMatches decides whether one rule applies to the call (PERM-35,
 // PERM-39, PERM-40). A rule without content is tool-wide.
-func (g grammar) ruleMatches(r *protocol.Rule, p call.Parsed, unknown bool) bool {
+func (v *view) ruleMatches(r *protocol.Rule, unknown bool) bool {
 	switch r.Behavior {
 	case Deny:
 		// PERM-39: every deny rule applies to an unknown call.
 		if unknown || r.Content == nil {
 			return true
 		}
-		return g.matchesDeny(*r.Content, p)
+		return v.matchesDeny(*r.Content)
 	case Allow:
 		// PERM-39: no allow rule, tool-wide ones included, applies to an
 		// unknown call.
 		if unknown {
 			return false
 		}
-		return r.Content == nil || g.matches(*r.Content, p)
+		return r.Content == nil || v.matches(*r.Content)
 	case Ask:
-		return r.Content == nil || g.matches(*r.Content, p)
+		return r.Content == nil || v.matches(*r.Content)
 	}
 	// A behaviour outside allow, deny and ask is not a rule this engine
 	// can apply (PERM-35); it never wins.
@@ -155,12 +161,13 @@ func Answer(rules []protocol.Rule, p call.Parsed) protocol.PermissionAnswer {
 }
 
 func (g grammar) answer(rules []protocol.Rule, p call.Parsed) protocol.PermissionAnswer {
-	decision, win := g.decide(rules, p)
+	v := g.view(p)
+	decision, win := v.decide(rules)
 	a := protocol.PermissionAnswer{
 		Decision:        decision,
-		Unknown:         g.isUnknown(p),
+		Unknown:         v.unknown(),
 		DefaultBehavior: DefaultBehaviorFor(p),
-		RuleForCall:     g.ruleForCall(p),
+		RuleForCall:     v.ruleForCall(),
 		Preview:         Preview(p),
 		Descriptions:    make([]string, len(rules)),
 	}
@@ -171,8 +178,8 @@ func (g grammar) answer(rules []protocol.Rule, p call.Parsed) protocol.Permissio
 		w := *win
 		a.Rule = &w
 	}
-	if c, ok := g.segmentsOf(p); ok {
-		a.Segments = c.Segments
+	if v.ok {
+		a.Segments = v.c.Segments
 	}
 	for i, r := range rules {
 		if r.Content != nil {

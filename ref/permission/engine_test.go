@@ -108,10 +108,11 @@ func TestEngineOrderIndependence(t *testing.T) {
 // hasTie reports whether two matching rules are indistinguishable to the
 // engine: same rank and both tool-wide or with equal content.
 func hasTie(rules []protocol.Rule, p call.Parsed) bool {
-	unknown := IsUnknown(p)
+	v := ref.view(p)
+	unknown := v.unknown()
 	var matching []protocol.Rule
 	for i := range rules {
-		if ref.ruleMatches(&rules[i], p, unknown) {
+		if v.ruleMatches(&rules[i], unknown) {
 			matching = append(matching, rules[i])
 		}
 	}

@@ -43,6 +43,10 @@ func oracle(command string, c Classification) error {
 	if err != nil {
 		return fmt.Errorf("classified a command that does not parse: %v", err)
 	}
+	// PERM-50, PERM-51: what bash reads in the other locales.
+	if err := localeOracle(command, f); err != nil {
+		return err
+	}
 	var calls []*syntax.CallExpr
 	var bad []string
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -194,6 +198,11 @@ func TestOracleCatchesOverClaims(t *testing.T) {
 		{"nice --adj=3 rm", []string{"nice --adj=3 rm"}},
 		{"find . -ok rm '{}' ';'", []string{"find . -ok rm '{}' ';'"}},
 		{"command eval x", []string{"command eval x"}},
+		// Bytes other locales read differently (PERM-50, PERM-51).
+		{"ls 中\\; rm x", []string{"ls 中\\; rm x"}},
+		{"echo '中1'", []string{"echo '中1'"}},
+		{"echo \U000203a1\"\nrm x\n\"", []string{"echo \U000203a1\"\nrm x\n\""}},
+		{"ª=1 rm x", []string{"ª=1 rm x"}},
 		// Inner commands missing, or not the program the wrapper runs.
 		{"nohup rm x", []string{"nohup rm x"}},
 		{"/bin/rm x", []string{"/bin/rm x"}},
@@ -277,6 +286,9 @@ func seedCommands(f *testing.F) {
 	}
 	for _, e := range load[ruleEntry](f, "rules.json") {
 		f.Add(e.Segment)
+	}
+	for _, c := range localeCommands() {
+		f.Add(c)
 	}
 }
 

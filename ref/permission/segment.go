@@ -59,6 +59,8 @@ const (
 	ReasonTilde        = "tilde"          // PERM-29: unquoted leading ~
 	ReasonRunsText     = "runs-text"      // PERM-49: a program or builtin that runs text as commands
 	ReasonWrapper      = "wrapper-option" // PERM-48: a wrapper argument the grammar cannot read
+	ReasonLocale       = "locale"         // PERM-50, PERM-51: bytes another locale reads differently
+	ReasonNesting      = "nesting"        // PERM-52: a long command outside the flat subset, not parsed
 )
 
 // declarationBuiltins are the command words PERM-26 refuses: each evaluates
@@ -81,10 +83,18 @@ func unknown(class, detail string) Classification {
 }
 
 func classify(command string) Classification {
-	if c, bad := scanText(command); bad {
+	hazards, c, bad := scanText(command)
+	if bad {
 		return c
 	}
-	s := segmenter{src: command}
+	// PERM-52: a long command is parsed only once it is known to be flat,
+	// so that no nesting depth reaches the parser's recursion.
+	if len(command) > flatLimit {
+		if why := flatStop(command); why != "" {
+			return unknown(ReasonNesting, why)
+		}
+	}
+	s := segmenter{src: command, hazards: hazards}
 	if strings.IndexByte(command, '#') >= 0 {
 		// A comment can sit where no statement carries it (after the last
 		// one, say), so a command that may hold one is parsed whole and
@@ -105,6 +115,11 @@ func classify(command string) Classification {
 		return unknown(ReasonParse, err.Error())
 	} else if s.failed {
 		return s.fail
+	}
+	if len(s.hazards) > 0 {
+		// PERM-50: a byte another locale may swallow, outside the single
+		// quotes word() already excused.
+		return unknown(ReasonLocale, "a byte a double-byte locale reads as part of a character")
 	}
 	if len(s.segments) == 0 {
 		// Only blanks, which scanText already refused; kept so that an
@@ -139,18 +154,25 @@ func (s *segmenter) stream() error {
 
 // scanText applies the text-level conditions PERM-18 to PERM-20 and PERM-31
 // before any parser sees the command, because mvdan.cc/sh reads CR as a
-// blank and mis-parses backslash-newline inside double quotes.
-func scanText(command string) (Classification, bool) {
+// blank and mis-parses backslash-newline inside double quotes. It also
+// returns, in increasing order, the offsets of the bytes PERM-50 is about:
+// whether each one matters depends on whether it sits inside single
+// quotes, which only the parse knows.
+func scanText(command string) ([]int, Classification, bool) {
 	blank := true
+	var hazards []int
 	for i := 0; i < len(command); {
 		b := command[i]
 		if b < utf8.RuneSelf {
+			if i > 0 && (command[i-1] >= utf8.RuneSelf || i > 1 && command[i-2] >= utf8.RuneSelf) && localeHazard(command, i) {
+				hazards = append(hazards, i)
+			}
 			switch {
 			case b == ' ' || b == '\t' || b == '\n':
 			case b < 0x20 || b == 0x7F:
-				return unknown(ReasonControl, "a control character"), true
+				return nil, unknown(ReasonControl, "a control character"), true
 			case b == '\\' && i+1 < len(command) && command[i+1] == '\n':
-				return unknown(ReasonContinuation, "a backslash-newline"), true
+				return nil, unknown(ReasonContinuation, "a backslash-newline"), true
 			default:
 				blank = false
 			}
@@ -159,23 +181,23 @@ func scanText(command string) (Classification, bool) {
 		}
 		r, n := utf8.DecodeRuneInString(command[i:])
 		if r == utf8.RuneError && n == 1 {
-			return unknown(ReasonEncoding, "invalid UTF-8"), true
+			return nil, unknown(ReasonEncoding, "invalid UTF-8"), true
 		}
 		switch {
 		case unicode.Is(unicode.Cc, r):
-			return unknown(ReasonControl, "a control character"), true
+			return nil, unknown(ReasonControl, "a control character"), true
 		case unicode.Is(unicode.Cf, r):
-			return unknown(ReasonFormat, "a Unicode format character"), true
+			return nil, unknown(ReasonFormat, "a Unicode format character"), true
 		case isUnicodeSpace(r):
-			return unknown(ReasonSpace, "a Unicode space"), true
+			return nil, unknown(ReasonSpace, "a Unicode space"), true
 		}
 		blank = false
 		i += n
 	}
 	if blank {
-		return unknown(ReasonEmpty, "empty or blank"), true
+		return nil, unknown(ReasonEmpty, "empty or blank"), true
 	}
-	return Classification{}, false
+	return hazards, Classification{}, false
 }
 
 // isUnicodeSpace reports whether r is a space to any of the layers a command
@@ -218,8 +240,11 @@ type segmenter struct {
 	segments []string
 	inners   []string
 	stack    []*syntax.Stmt
-	failed   bool
-	fail     Classification
+	// hazards are the offsets of PERM-50's bytes not yet excused by a
+	// single-quoted string around them, in increasing order.
+	hazards []int
+	failed  bool
+	fail    Classification
 }
 
 func (s *segmenter) reject(class, detail string) bool {
@@ -293,6 +318,9 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 	if strings.IndexByte(lit.Value, '\\') >= 0 {
 		return s.reject(ReasonCommandWord, "an escaped command word")
 	}
+	if localeAssignment(lit.Value) {
+		return s.reject(ReasonLocale, "a command word a single-byte locale reads as an assignment")
+	}
 	if syntax.IsKeyword(lit.Value) {
 		return s.reject(ReasonReserved, "reserved word "+lit.Value)
 	}
@@ -336,6 +364,9 @@ func (s *segmenter) word(w *syntax.Word) bool {
 			if p.Dollar {
 				return s.reject(ReasonExpansion, "$'…' quoting")
 			}
+			if !s.excuse(int(p.Left.Offset()), int(p.Right.Offset())) {
+				return false
+			}
 			if strings.IndexByte(p.Value, '`') >= 0 {
 				return s.reject(ReasonExpansion, "a backtick")
 			}
@@ -355,6 +386,22 @@ func (s *segmenter) word(w *syntax.Word) bool {
 		default:
 			return s.reject(ReasonExpansion, "an expansion")
 		}
+	}
+	return true
+}
+
+// excuse drops the PERM-50 bytes strictly inside the single-quoted string
+// from left to right (the offsets of its quotes): there bash reads nothing
+// but the closing quote, which no charset takes as a trail byte. A hazard
+// before the string lies outside every single-quoted string, since words
+// arrive in source order, and makes the command unknown; so does one at
+// either quote, which a four-byte form can swallow.
+func (s *segmenter) excuse(left, right int) bool {
+	for len(s.hazards) > 0 && s.hazards[0] < right {
+		if s.hazards[0] <= left {
+			return s.reject(ReasonLocale, "a byte a double-byte locale reads as part of a character")
+		}
+		s.hazards = s.hazards[1:]
 	}
 	return true
 }

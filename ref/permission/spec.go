@@ -72,22 +72,71 @@ func Preview(p call.Parsed) []string {
 // when the call cannot be generalised into one.
 func RuleForCall(p call.Parsed) *string { return ref.ruleForCall(p) }
 
-func (g grammar) segmentsOf(p call.Parsed) (Classification, bool) {
-	if !p.OK || p.Operation.Kind != call.Run {
-		return Classification{}, false
+// view is one call as every permission function sees it: parsed, and for
+// a run call its command classified once, with the texts rules are
+// compared with prepared once, whatever the number of rules (PERM-53).
+type view struct {
+	g   grammar
+	p   call.Parsed
+	run bool // p is a run call
+	ok  bool // p is a run call whose command classifies as segments
+	c   Classification
+	// segments and deny are the prepared texts allow and deny rules are
+	// compared with (PERM-3, PERM-4, PERM-47), made on first use.
+	segments, deny []text
+}
+
+func (g grammar) view(p call.Parsed) *view {
+	v := &view{g: g, p: p, run: p.OK && p.Operation.Kind == call.Run}
+	if v.run {
+		v.c = g.classify(p.Operation.Command)
+		v.ok = !v.c.Unknown
 	}
-	c := g.classify(p.Operation.Command)
-	return c, !c.Unknown
+	return v
 }
 
 func (g grammar) matches(rule string, p call.Parsed) bool {
-	return g.ruleApplies(rule, p, func(c Classification) []string { return c.Segments }, every)
+	return g.view(p).matches(rule)
+}
+
+func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
+	return g.view(p).matchesDeny(rule)
+}
+
+func (g grammar) isUnknown(p call.Parsed) bool { return g.view(p).unknown() }
+
+func (g grammar) ruleForCall(p call.Parsed) *string { return g.view(p).ruleForCall() }
+
+// matches is the allow matcher: every segment matches the rule (PERM-3).
+func (v *view) matches(content string) bool {
+	if v.segments == nil && v.ok {
+		v.segments = v.prepare(v.c.Segments)
+	}
+	return v.ruleApplies(content, v.segments, every)
 }
 
 // matchesDeny also sees the commands the segments run behind wrappers and
 // paths (PERM-47): `nohup rm x` runs rm, so `rm:*` must refuse it.
-func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
-	return g.ruleApplies(rule, p, g.denyTexts, g.denyQuantifier)
+func (v *view) matchesDeny(content string) bool {
+	if v.deny == nil && v.ok {
+		v.deny = v.prepare(v.g.denyTexts(v.c))
+	}
+	return v.ruleApplies(content, v.deny, v.g.denyQuantifier)
+}
+
+// prepare readies texts for matching, each distinct text once: both
+// quantifiers (every, some) are blind to repetition, and a long chain
+// repeats its commands, so each rule then costs the distinct texts only.
+func (v *view) prepare(texts []string) []text {
+	seen := make(map[string]bool, len(texts))
+	out := make([]text, 0, len(texts))
+	for _, s := range texts {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, v.g.prepare(s))
+		}
+	}
+	return out
 }
 
 // denyTexts are the texts a deny rule is compared with: the segments, then
@@ -104,43 +153,40 @@ func denyTexts(c Classification) []string {
 // whose command classifies quantifies over the rule's matches among texts
 // of its classification — every segment for allow, some segment or inner
 // command for deny.
-func (g grammar) ruleApplies(rule string, p call.Parsed, texts func(Classification) []string, quantify func([]string, func(string) bool) bool) bool {
-	if !p.OK {
+func (v *view) ruleApplies(content string, texts []text, quantify func([]text, func(text) bool) bool) bool {
+	if !v.p.OK {
 		return false
 	}
-	if p.Operation.Kind != call.Run {
-		return rule == BackgroundHandleRule
+	if !v.run {
+		return content == BackgroundHandleRule
 	}
-	c, ok := g.segmentsOf(p)
-	return ok && quantify(texts(c), func(s string) bool { return g.segmentMatchesRule(s, rule) })
-}
-
-func (g grammar) isUnknown(p call.Parsed) bool {
-	if !p.OK {
-		return true
-	}
-	if p.Operation.Kind != call.Run {
+	if !v.ok {
 		return false
 	}
-	_, ok := g.segmentsOf(p)
-	return !ok
+	r := v.g.prepareRule(content)
+	return quantify(texts, r.matches)
 }
 
-func (g grammar) ruleForCall(p call.Parsed) *string {
-	if !p.OK {
+// unknown is PERM-5: a rejected call, or a run call that does not
+// classify.
+func (v *view) unknown() bool {
+	return !v.p.OK || v.run && !v.ok
+}
+
+func (v *view) ruleForCall() *string {
+	if !v.p.OK {
 		return nil
 	}
-	if p.Operation.Kind != call.Run {
+	if !v.run {
 		r := BackgroundHandleRule
 		return &r
 	}
-	c, ok := g.segmentsOf(p)
-	if !ok || len(c.Segments) != 1 {
+	if !v.ok || len(v.c.Segments) != 1 {
 		return nil
 	}
-	r := c.Segments[0]
+	r := v.c.Segments[0]
 	if !GrammarSensitive(r) {
-		r = g.normalize(r)
+		r = v.g.normalize(r)
 	}
 	return &r
 }
