@@ -59,6 +59,7 @@ const (
 	ReasonTilde        = "tilde"          // PERM-29: unquoted leading ~
 	ReasonRunsText     = "runs-text"      // PERM-49: a program or builtin that runs text as commands
 	ReasonWrapper      = "wrapper-option" // PERM-48: a wrapper argument the grammar cannot read
+	ReasonWrites       = "writes-file"    // PERM-58: an option that writes a file, such as git --output
 )
 
 // declarationBuiltins are the command words PERM-26 refuses: each evaluates
