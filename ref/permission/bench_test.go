@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/apexcheck/apexcheck/ref/call"
 )
 
 // BenchmarkClassifyCorpus classifies every command of commands.json, and
@@ -54,13 +57,17 @@ func sized(shape string, size int) string {
 		head, unit, tail = "echo", " abcdefghi", ""
 	case "quoted":
 		head, unit, tail = "python3 -c '", "print(1) # a line\n", "'"
+	case "wrappers":
+		// One segment with as many inner commands as words (PERM-47):
+		// each is a suffix of the segment that a deny rule is compared with.
+		head, unit, tail = "", "nohup ", "ls"
 	}
 	n := (size - len(head) - len(tail)) / len(unit)
 	s := head + strings.Repeat(unit, n) + tail
 	return s + strings.Repeat("x", size-len(s))
 }
 
-var shapes = []string{"chain", "words", "quoted"}
+var shapes = []string{"chain", "words", "quoted", "wrappers"}
 
 func BenchmarkClassifySize(b *testing.B) {
 	for _, shape := range shapes {
@@ -101,4 +108,34 @@ func BenchmarkClassifyLinearity(b *testing.B) {
 			b.ReportMetric(float64(tl)/float64(ts), "ratio-1MiB/64KiB")
 		})
 	}
+}
+
+// BenchmarkDenyWrappers decides a 1 MiB chain of wrappers (`nohup nohup …
+// ls`, about 175,000 inner commands) under one deny rule, which compares
+// the rule with every inner command. It reports the decision's time as a
+// ratio to classifying the same command, measured in the same run: the
+// comparisons read each inner command only as far as the rule needs, so
+// deciding stays a small multiple of classifying (Decide classifies once
+// for the rule and once for PERM-5). Before the matcher knew each inner
+// command's sensitivity from its segment it read all of each, and 256 KiB
+// took minutes.
+func BenchmarkDenyWrappers(b *testing.B) {
+	cmd := sized("wrappers", 1<<20)
+	deny := "rm:*"
+	rules := []protocol.Rule{{Source: "session", Behavior: Deny, Content: &deny}}
+	p := call.Parsed{OK: true, Operation: call.Operation{Kind: call.Run, Command: cmd}}
+	if c := Classify(cmd); c.Unknown || len(c.Inner) < 100_000 {
+		b.Fatalf("the chain classifies as %s with %d inner commands", c.Reason, len(c.Inner))
+	}
+	var tc, td time.Duration
+	for b.Loop() {
+		start := time.Now()
+		Classify(cmd)
+		tc += time.Since(start)
+		start = time.Now()
+		Decide(rules, p)
+		td += time.Since(start)
+	}
+	b.ReportMetric(float64(td)/float64(tc), "ratio-decide/classify")
+	b.ReportMetric(float64(td.Milliseconds())/float64(b.N), "ms-decide")
 }

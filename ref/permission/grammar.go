@@ -12,10 +12,10 @@ type grammar struct {
 	isSpace func(rune) bool
 	// denyQuantifier decides matchesDeny over a command's segments: the
 	// seed requires some segment to match (PERM-4).
-	denyQuantifier func(segments []string, match func(string) bool) bool
+	denyQuantifier func(texts []text, match func(text) bool) bool
 	// denyTexts picks what a deny rule is compared with: the segments and
 	// the commands they run behind wrappers (PERM-47).
-	denyTexts func(Classification) []string
+	denyTexts func(Classification) []text
 }
 
 // ref is the reference grammar.
@@ -26,8 +26,8 @@ var ref = grammar{
 	denyTexts:      denyTexts,
 }
 
-func some(segments []string, match func(string) bool) bool {
-	for _, s := range segments {
+func some(texts []text, match func(text) bool) bool {
+	for _, s := range texts {
 		if match(s) {
 			return true
 		}
@@ -35,8 +35,8 @@ func some(segments []string, match func(string) bool) bool {
 	return false
 }
 
-func every(segments []string, match func(string) bool) bool {
-	for _, s := range segments {
+func every(texts []text, match func(text) bool) bool {
+	for _, s := range texts {
 		if !match(s) {
 			return false
 		}

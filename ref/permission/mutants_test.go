@@ -110,7 +110,7 @@ func TestCorpusCatchesBrokenVariants(t *testing.T) {
 		{"unicode.IsSpace instead of ECMAScript's", with(func(g *grammar) { g.isSpace = unicode.IsSpace })},
 		{"deny matched with every", with(func(g *grammar) { g.denyQuantifier = every })},
 		{"unknown treated as no segments", with(func(g *grammar) { g.classify = unknownAsEmpty })},
-		{"deny blind to wrappers", with(func(g *grammar) { g.denyTexts = func(c Classification) []string { return c.Segments } })},
+		{"deny blind to wrappers", with(func(g *grammar) { g.denyTexts = segmentTexts })},
 		{"text runners classify", with(func(g *grammar) { g.classify = runsTextAsSegments })},
 		{"wrappers stripped from segments", with(func(g *grammar) { g.classify = stripWrappers })},
 	}

@@ -21,6 +21,9 @@ type Classification struct {
 	// command word) to the end of its segment. Deny rules see them; allow
 	// and ask rules do not. Nil when there are none.
 	Inner []string
+	// rawInner says for each inner command whether it is grammar-sensitive
+	// (PERM-12), found from one pass over its segment.
+	rawInner []bool
 	// Unknown is set when the command could not be proved to be only simple
 	// commands joined by list and pipeline operators (PERM-17).
 	Unknown bool
@@ -112,7 +115,7 @@ func classify(command string) Classification {
 		// empty list can never stand for "segments".
 		return unknown(ReasonEmpty, "no command")
 	}
-	return Classification{Segments: s.segments, Inner: s.inners}
+	return Classification{Segments: s.segments, Inner: s.inners, rawInner: s.rawInner}
 }
 
 // stream parses the command one top-level statement at a time and checks
@@ -218,6 +221,7 @@ type segmenter struct {
 	src      string
 	segments []string
 	inners   []string
+	rawInner []bool
 	stack    []*syntax.Stmt
 	failed   bool
 	fail     Classification
@@ -311,8 +315,17 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 	}
 	start, end := c.Pos().Offset(), c.End().Offset()
 	// PERM-47 to PERM-49: what the command word runs, behind wrappers.
+	first := len(s.inners)
 	if !s.inner(c.Args, int(end)) {
 		return false
+	}
+	if first < len(s.inners) {
+		// Each inner command is a suffix of the segment, so it is
+		// grammar-sensitive when the segment's last sensitive byte is in it.
+		last := int(start) + strings.LastIndexAny(s.src[start:end], grammarSensitive)
+		for _, in := range s.inners[first:] {
+			s.rawInner = append(s.rawInner, last >= int(end)-len(in))
+		}
 	}
 	// The span of a simple command starts at its first word and ends at
 	// its last, so it is already trimmed (PERM-30).

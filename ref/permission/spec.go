@@ -1,8 +1,6 @@
 package permission
 
 import (
-	"slices"
-
 	"github.com/apexcheck/apexcheck/ref/call"
 )
 
@@ -81,7 +79,17 @@ func (g grammar) segmentsOf(p call.Parsed) (Classification, bool) {
 }
 
 func (g grammar) matches(rule string, p call.Parsed) bool {
-	return g.ruleApplies(rule, p, func(c Classification) []string { return c.Segments }, every)
+	return g.ruleApplies(rule, p, segmentTexts, every)
+}
+
+// segmentTexts are the texts an allow or ask rule is compared with: the
+// segments.
+func segmentTexts(c Classification) []text {
+	t := make([]text, len(c.Segments))
+	for i, s := range c.Segments {
+		t[i] = text{s, GrammarSensitive(s)}
+	}
+	return t
 }
 
 // matchesDeny also sees the commands the segments run behind wrappers and
@@ -92,11 +100,18 @@ func (g grammar) matchesDeny(rule string, p call.Parsed) bool {
 
 // denyTexts are the texts a deny rule is compared with: the segments, then
 // the commands they run behind wrappers and paths (PERM-47).
-func denyTexts(c Classification) []string {
-	if len(c.Inner) == 0 {
-		return c.Segments
+func denyTexts(c Classification) []text {
+	t := segmentTexts(c)
+	for i, s := range c.Inner {
+		raw := false
+		if len(c.rawInner) == len(c.Inner) {
+			raw = c.rawInner[i]
+		} else {
+			raw = GrammarSensitive(s) // a classification from elsewhere (Grammar.Classify)
+		}
+		t = append(t, text{s, raw})
 	}
-	return append(slices.Clip(c.Segments), c.Inner...)
+	return t
 }
 
 // ruleApplies is the shape allow and deny matching share: a rejected call
@@ -104,7 +119,7 @@ func denyTexts(c Classification) []string {
 // whose command classifies quantifies over the rule's matches among texts
 // of its classification — every segment for allow, some segment or inner
 // command for deny.
-func (g grammar) ruleApplies(rule string, p call.Parsed, texts func(Classification) []string, quantify func([]string, func(string) bool) bool) bool {
+func (g grammar) ruleApplies(rule string, p call.Parsed, texts func(Classification) []text, quantify func([]text, func(text) bool) bool) bool {
 	if !p.OK {
 		return false
 	}
@@ -112,7 +127,7 @@ func (g grammar) ruleApplies(rule string, p call.Parsed, texts func(Classificati
 		return rule == BackgroundHandleRule
 	}
 	c, ok := g.segmentsOf(p)
-	return ok && quantify(texts(c), func(s string) bool { return g.segmentMatchesRule(s, rule) })
+	return ok && quantify(texts(c), func(t text) bool { return g.matchText(t, rule) })
 }
 
 func (g grammar) isUnknown(p call.Parsed) bool {
