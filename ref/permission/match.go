@@ -80,6 +80,13 @@ func (r rule) matches(t text) bool {
 	if !t.raw && !r.sensitive {
 		f, norm = r.norm, true
 	}
+	// A text starts with the rule's first byte or does not match; its
+	// first byte is its normalised first byte unless it is a blank. Most
+	// rules differ from most texts there, so this spares reading a head.
+	if len(f.text) > 0 && len(t.s) > 0 && t.s[0] != f.text[0] &&
+		(!norm || t.s[0] < utf8.RuneSelf && !r.g.isSpace(rune(t.s[0]))) {
+		return false
+	}
 	// The head of the compared text: one byte more than the rule, to see
 	// the text go on (PERM-16) or the word boundary (PERM-15).
 	n := len(f.text) + 1
