@@ -2,31 +2,31 @@ package broken
 
 import (
 	"io"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/apexcheck/apexcheck/internal/broken/permdefect"
 	"github.com/apexcheck/apexcheck/ref/permission"
 	"github.com/apexcheck/apexcheck/ref/server"
 	"github.com/apexcheck/apexcheck/ref/tool"
 )
 
 // The permission variants are the reference with one piece of its grammar
-// replaced (permission.Grammar): the four mistakes issue 5 names, each of
-// which a port of the seed has a real chance of making.
+// replaced (permission.Grammar) by a defect of package permdefect, which
+// ref/permission's corpus tests run too.
 func init() {
 	Register("perm-split-ignores-quotes", Variant{
 		Defect: "splits a command on ; & | and newline without regard to quoting, as a regular-expression splitter does",
 		// `echo 'a;b'` becomes two segments; quoted operators are the quoting class.
 		Scenarios: `^perm_(segments_quoting|corpus_whole)$`,
-		Serve:     withPermissions(permission.Grammar{Classify: splitIgnoringQuotes}),
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.SplitIgnoringQuotes}),
 	})
 	Register("perm-go-space", Variant{
 		Defect: "normalises rules with Go's regexp \\s (ASCII, no VT) instead of ECMAScript's 25 whitespace code points",
 		// NBSP, U+3000, VT and the rest in a rule no longer normalise to a space.
 		Scenarios: `^perm_(match_whitespace|corpus_whole)$`,
-		Serve:     withPermissions(permission.Grammar{IsSpace: goRegexpSpace}),
+		Serve:     withPermissions(permission.Grammar{IsSpace: permdefect.GoRegexpSpace}),
 	})
 	Register("perm-deny-every", Variant{
 		Defect:    "matches a deny rule only when every segment matches, so `npm test && rm -rf build` escapes `rm:*`",
@@ -36,76 +36,43 @@ func init() {
 	Register("perm-unknown-empty", Variant{
 		Defect:    "reports a command it cannot segment as an empty list of segments, which every allow rule then vacuously matches",
 		Scenarios: `^perm_(unknown_.*|engine_unknown_calls|tokenizer_bypasses)$`,
-		Serve:     withPermissions(permission.Grammar{Classify: unknownAsEmpty}),
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.UnknownAsEmpty}),
 	})
 	Register("perm-deny-blind-wrappers", Variant{
 		Defect:    "compares a deny rule with the segments only, so `nohup rm -rf build` and `env rm` escape `rm:*`",
 		Scenarios: `^perm_(deny_wrappers|corpus_whole)$`,
-		Serve:     withPermissions(permission.Grammar{Classify: withoutInner}),
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.WithoutInner}),
 	})
 	Register("perm-runs-text-classifies", Variant{
 		Defect:    "classifies `sh -c`, `eval`, `source`, `trap`, `xargs` and `find -exec` as ordinary segments, so the text they run escapes every deny rule",
 		Scenarios: `^perm_(deny_runs_text|deny_allow_unchanged|corpus_whole)$`,
-		Serve:     withPermissions(permission.Grammar{Classify: runsTextAsSegments}),
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.RunsTextAsSegments}),
 	})
 	Register("perm-strip-wrappers", Variant{
 		Defect:    "reports the program behind a wrapper as the segment, so an allow rule `rm:*` authorises `nohup rm -rf build`",
 		Scenarios: `^perm_(deny_allow_unchanged|corpus_whole)$`,
-		Serve:     withPermissions(permission.Grammar{Classify: stripWrappers}),
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.StripWrappers}),
 	})
-}
-
-// withoutInner keeps the reference's segments and forgets what they run
-// behind wrappers, which is all a deny rule sees beyond them (PERM-47).
-func withoutInner(command string) permission.Classification {
-	c := permission.Classify(command)
-	c.Inner = nil
-	return c
-}
-
-// runsTextAsSegments turns the reference's "runs text" verdicts (PERM-49)
-// back into the simple commands of the parse, as a grammar that treats
-// `sh`, `eval` and the rest as ordinary command words would.
-func runsTextAsSegments(command string) permission.Classification {
-	c := permission.Classify(command)
-	if !strings.HasPrefix(c.Reason, permission.ReasonRunsText+":") {
-		return c
-	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil {
-		return c
-	}
-	var segs []string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok {
-			segs = append(segs, command[ce.Pos().Offset():ce.End().Offset()])
-			return false
-		}
-		return true
+	Register("perm-script-from-input", Variant{
+		Defect:    "classifies `sh /dev/stdin`, `bash /dev/fd/0` and `bash /proc/self/fd/0` as a shell running a script file, so `curl … | bash /dev/stdin` escapes every deny rule",
+		Scenarios: `^perm_(deny_script_input|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.ScriptFromInputClassifies}),
 	})
-	if len(segs) == 0 {
-		return c
-	}
-	return permission.Classification{Segments: segs}
-}
-
-// stripWrappers replaces each segment with the innermost command it runs:
-// the shortest inner command that ends the segment.
-func stripWrappers(command string) permission.Classification {
-	c := permission.Classify(command)
-	if c.Unknown {
-		return c
-	}
-	segs := make([]string, len(c.Segments))
-	for i, s := range c.Segments {
-		segs[i] = s
-		for _, in := range c.Inner {
-			if strings.HasSuffix(s, in) && len(in) < len(segs[i]) {
-				segs[i] = in
-			}
-		}
-	}
-	return permission.Classification{Segments: segs, Inner: c.Inner}
+	Register("perm-new-rows-unread", Variant{
+		Defect:    "reads prlimit, choom, uclampset, setarch and linux32/linux64/i386/x86_64 as ordinary programs, so `setarch x86_64 rm -rf build` escapes `rm:*`",
+		Scenarios: `^perm_(deny_wrapper_families|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.NewRowsUnread}),
+	})
+	Register("perm-new-runners-classify", Variant{
+		Defect:    "classifies run0, sudo-rs, gosu, capsh, toybox, coreutils --coreutils-prog and the other runners of PERM-57 as ordinary programs",
+		Scenarios: `^perm_(deny_wrapper_families|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.NewFamiliesClassify}),
+	})
+	Register("perm-output-option-classifies", Variant{
+		Defect:    "classifies `git diff --output=FILE`, so an allow rule `git diff:*` authorises overwriting a file",
+		Scenarios: `^perm_(unknown_writes_file|corpus_whole)$`,
+		Serve:     withPermissions(permission.Grammar{Classify: permdefect.OutputOptionClassifies}),
+	})
 }
 
 // withPermissions serves the reference with its permission answers given
@@ -114,36 +81,6 @@ func withPermissions(g permission.Grammar) func(io.Reader, io.Writer) error {
 	return func(in io.Reader, out io.Writer) error {
 		return server.ReferenceWith(func(c *tool.Config) { c.Permissions = g.Answer }).Serve(in, out)
 	}
-}
-
-var operatorRE = regexp.MustCompile(`\|\||&&|\|&|[;&|\n]`)
-
-// splitIgnoringQuotes keeps the reference's verdict on which commands are
-// unknown, so that it differs in the split alone.
-func splitIgnoringQuotes(command string) permission.Classification {
-	if c := permission.Classify(command); c.Unknown {
-		return c
-	}
-	var segs []string
-	for _, s := range operatorRE.Split(command, -1) {
-		if s = strings.TrimSpace(s); s != "" {
-			segs = append(segs, s)
-		}
-	}
-	return permission.Classification{Segments: segs}
-}
-
-// goRegexpSpace is the class \s of Go's regexp package.
-func goRegexpSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
-}
-
-// unknownAsEmpty turns every unknown verdict into "no segments".
-func unknownAsEmpty(command string) permission.Classification {
-	if c := permission.Classify(command); !c.Unknown {
-		return c
-	}
-	return permission.Classification{Segments: []string{}}
 }
 
 // The variants of issue 19's locale and depth clauses (PERM-50 to PERM-52).

@@ -58,13 +58,17 @@ func sized(shape string, size int) string {
 		head, unit, tail = "echo", " abcdefghi", ""
 	case "quoted":
 		head, unit, tail = "python3 -c '", "print(1) # a line\n", "'"
+	case "wrappers":
+		// One segment with as many inner commands as words (PERM-47):
+		// each is a suffix of the segment that a deny rule is compared with.
+		head, unit, tail = "", "nohup ", "ls"
 	}
 	n := (size - len(head) - len(tail)) / len(unit)
 	s := head + strings.Repeat(unit, n) + tail
 	return s + strings.Repeat("x", size-len(s))
 }
 
-var shapes = []string{"chain", "words", "quoted"}
+var shapes = []string{"chain", "words", "quoted", "wrappers"}
 
 func BenchmarkClassifySize(b *testing.B) {
 	for _, shape := range shapes {
@@ -118,6 +122,9 @@ var answerShapes = []struct{ name, head, unit, tail string }{
 	{"nesting", "", "$(", ""},
 	{"if", "", "if ", "true"},
 	{"test-not", "[[ ", "! ", "x ]]"},
+	// One segment of 175,000 wrappers, each with an inner command that a
+	// deny rule is compared with (PERM-47).
+	{"wrappers", "", "nohup ", "ls"},
 }
 
 func shaped(head, unit, tail string, size int) string {
@@ -170,7 +177,10 @@ func BenchmarkAnswerRules(b *testing.B) {
 		many = append(many, protocol.Rule{Source: "session", Behavior: Allow, Content: ptr("ls" + strings.Repeat(" ", i%3+1) + ":*")})
 		many = append(many, protocol.Rule{Source: "user", Behavior: Deny, Content: ptr(fmt.Sprintf("rm%d:*", i))})
 	}
-	for _, s := range answerShapes[:3] {
+	for _, s := range answerShapes {
+		if s.name != "chain" && s.name != "pipe" && s.name != "quoting" && s.name != "wrappers" {
+			continue // refused shapes: no rule is ever compared
+		}
 		b.Run(s.name, func(b *testing.B) {
 			p := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 1<<20)))
 			var t1, t100 time.Duration
@@ -199,3 +209,33 @@ func BenchmarkAnswerDeep(b *testing.B) {
 }
 
 func ptr(s string) *string { return &s }
+
+// BenchmarkDenyWrappers decides a 1 MiB chain of wrappers (`nohup nohup …
+// ls`, about 175,000 inner commands) under one deny rule, which compares
+// the rule with every inner command. It reports the decision's time as a
+// ratio to classifying the same command, measured in the same run: the
+// comparisons read each inner command only as far as the rule needs, so
+// deciding stays a small multiple of classifying (Decide classifies once,
+// PERM-53), in CPU time. Before the matcher knew each inner
+// command's sensitivity from its segment it read all of each, and 256 KiB
+// took minutes.
+func BenchmarkDenyWrappers(b *testing.B) {
+	cmd := sized("wrappers", 1<<20)
+	deny := "rm:*"
+	rules := []protocol.Rule{{Source: "session", Behavior: Deny, Content: &deny}}
+	p := call.Parsed{OK: true, Operation: call.Operation{Kind: call.Run, Command: cmd}}
+	if c := Classify(cmd); c.Unknown || len(c.Inner) < 100_000 {
+		b.Fatalf("the chain classifies as %s with %d inner commands", c.Reason, len(c.Inner))
+	}
+	var tc, td time.Duration
+	for b.Loop() {
+		start := cpuTime()
+		Classify(cmd)
+		tc += cpuTime() - start
+		start = cpuTime()
+		Decide(rules, p)
+		td += cpuTime() - start
+	}
+	b.ReportMetric(float64(td)/float64(tc), "ratio-decide/classify")
+	b.ReportMetric(float64(td.Milliseconds())/float64(b.N), "ms-decide")
+}

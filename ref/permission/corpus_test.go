@@ -161,7 +161,7 @@ var unknownClasses = []string{
 	ReasonParse, ReasonRedirection, ReasonComment, ReasonNegation, ReasonTime,
 	ReasonCoproc, ReasonCompound, ReasonFunction, ReasonReserved, ReasonAssignment,
 	ReasonDeclaration, ReasonCommandWord, ReasonExpansion, ReasonGlob, ReasonTilde,
-	ReasonEvaluation, ReasonLookup, ReasonRunsText, ReasonWrapper,
+	ReasonEvaluation, ReasonLookup, ReasonRunsText, ReasonWrapper, ReasonWrites,
 }
 
 // TestCommandsCorpusShape checks the corpus itself: its size, that each

@@ -20,6 +20,11 @@ import (
 var realWrappers = map[string]string{
 	"env": "", "nice": "", "nohup": "", "timeout": "", "stdbuf": "", "setsid": "-w",
 	"time": "", "ionice": "", "taskset": "",
+	// PERM-56 (util-linux 2.38). uclampset fails without kernel support for
+	// utilisation clamping and then runs nothing, which proves nothing but
+	// is no violation either.
+	"prlimit": "", "choom": "", "uclampset": "", "setarch": "", "linux32": "", "linux64": "",
+	"i386": "", "x86_64": "",
 }
 
 // wrapperEdgeCases are option spellings the corpus does not hold, run
@@ -31,6 +36,10 @@ var wrapperEdgeCases = []string{
 	"stdbuf -i0 -o L --error=0 rm x", "setsid -cf rm x", "command -p -- rm x", "builtin -- command rm x",
 	"exec -la name rm x", "ionice -tc3 -n 7 rm x", "taskset -ac 0 rm x", "command time -o out -a rm x",
 	"nohup nice timeout 5 env setsid stdbuf -oL rm x", "env rm=1 x", "timeout 5 -- rm x",
+	"prlimit --nofile=100 rm x", "prlimit -n100 -c rm x", "prlimit -n 100 rm x", "prlimit --core rm x",
+	"prlimit -o RESOURCE --raw -- rm x", "choom -n 0 rm x", "choom --adjust=0 -- rm x",
+	"setarch x86_64 -R rm x", "setarch -R rm x", "setarch linux32 -3 --uname-2.6 rm x", "linux32 -BR rm x",
+	"linux64 --addr-no-randomize -- rm x", "i386 x86_64 rm x", "x86_64 -v rm x", "setarch -v i386 rm x",
 }
 
 // stubName is a word that can name a stub program in the test's PATH.

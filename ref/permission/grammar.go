@@ -15,7 +15,7 @@ type grammar struct {
 	denyQuantifier func(texts []text, match func(text) bool) bool
 	// denyTexts picks what a deny rule is compared with: the segments and
 	// the commands they run behind wrappers (PERM-47).
-	denyTexts func(Classification) []string
+	denyTexts func(Classification) []text
 }
 
 // ref is the reference grammar.

@@ -27,6 +27,8 @@ type oracleUsage struct {
 	stop     *regexp.Regexp // nil: no stop option
 	operands int
 	env      bool // a `-`, then NAME=value words
+	arch     bool // setarch: a first word not starting with `-` is read before the options
+	shell    bool // with no program it runs /bin/sh (PERM-56)
 }
 
 // usage builds the option expression: short flags F, short options with an
@@ -73,6 +75,29 @@ var oracleWrappers = map[string]oracleUsage{
 		stop: regexp.MustCompile(`^(?:-t*[pPu]|--(?:pid|pgid|uid)(?:=|\x00))`)},
 	"taskset": {option: usage("ac", "", []string{"all-tasks", "cpu-list"}, nil),
 		stop: regexp.MustCompile(`^(?:-[ac]*p|--pid\x00)`), operands: 1},
+	// PERM-56. prlimit's resource options take an optional argument: only
+	// attached (-n100) or after `=` (--nofile=100), never the next word.
+	"prlimit": {option: usage("", "o", []string{"noheadings", "raw", "verbose", prlimitResources}, []string{"output"},
+		`-[cdefilmnqrstuvxy][^\x00]*\x00`, `--(?:`+prlimitResources+`)=[^\x00]*\x00`),
+		stop: regexp.MustCompile(`^(?:-p|--pid(?:=|\x00))`)},
+	"choom": {option: usage("", "n", nil, []string{"adjust"}), stop: regexp.MustCompile(`^(?:-p|--pid(?:=|\x00))`)},
+	"uclampset": {option: usage("aRv", "mM", []string{"all-tasks", "reset-on-fork", "verbose"}, nil),
+		stop: regexp.MustCompile(`^(?:-[aRv]*[ps]|--(?:system\x00|pid(?:=|\x00)))`)},
+	"setarch": {option: usage("3BFILRSTXZv", "", setarchLong, nil), arch: true, shell: true},
+	"linux32": {option: usage("3BFILRSTXZv", "", setarchLong, nil), shell: true},
+}
+
+// prlimitResources are prlimit's long resource options (util-linux 2.38).
+const prlimitResources = "core|data|nice|fsize|sigpending|memlock|rss|nofile|msgqueue|rtprio|stack|cpu|nproc|as|locks|rttime"
+
+var setarchLong = []string{"32bit", "fdpic-funcptrs", "short-inode", "addr-compat-layout", "addr-no-randomize",
+	"whole-seconds", "sticky-timeouts", "read-implies-exec", "mmap-page-zero", "3gb", "4gb", `uname-2\.6`, "verbose"}
+
+func init() {
+	// The personality names `setarch --list` prints on x86-64 read as linux32.
+	for _, p := range strings.Fields("uname26 linux64 i386 i486 i586 i686 athlon x86_64") {
+		oracleWrappers[p] = oracleWrappers["linux32"]
+	}
 }
 
 // oracleRunsText reports whether a program of this name with these argument
@@ -81,11 +106,16 @@ func oracleRunsText(name string, args []string) bool {
 	switch name {
 	case "eval", "source", ".", "trap", "fc", "jobs", "xargs", "parallel", "watch",
 		"su", "sudo", "doas", "runuser", "pkexec", "sg", "setpriv", "chroot", "unshare", "nsenter",
-		"systemd-run", "flock", "script", "chrt", "strace", "ltrace", "busybox":
+		"systemd-run", "flock", "script", "chrt", "strace", "ltrace", "busybox",
+		// PERM-57
+		"run0", "sudo-rs", "su-rs", "sudoedit", "please", "pleaseedit", "gosu", "calife", "ksu", "capsh",
+		"setuidgid", "envuidgid", "envdir", "softlimit", "setlock", "pgrphack", "chpst",
+		"toybox", "coreutils", "runcon", "scriptlive":
 		return true
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "oksh",
 		"yash", "posh", "fish", "csh", "tcsh":
-		return len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "+")
+		return len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "+") ||
+			oracleProcessFile.MatchString(args[0])
 	case "find":
 		return slices.ContainsFunc(args, func(a string) bool {
 			return a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir"
@@ -94,6 +124,13 @@ func oracleRunsText(name string, args []string) bool {
 	return false
 }
 
+// oracleProcessFile matches a script operand PERM-55 makes unknown: a
+// component dev or proc, or a last component kept for a process's input.
+var oracleProcessFile = regexp.MustCompile(`(?:^|/)(?:dev|proc)(?:/|$)|(?:^|/)(?:stdin|stdout|stderr|tty|console|[0-9]+)$`)
+
+// oracleWritesFile matches a git argument PERM-58 makes unknown.
+var oracleWritesFile = regexp.MustCompile(`^--(?:o|ou|out|outp|outpu|output)(?:=|$)`)
+
 // oracleCommand returns the index among args of the word wrapper u runs as
 // a program, or -1 when it runs nothing, or an error when an argument is
 // not one the usage reads.
@@ -101,6 +138,9 @@ func oracleCommand(u oracleUsage, args []string) (int, error) {
 	rest, i := strings.Join(args, "\x00")+"\x00", 0
 	if len(args) == 0 {
 		rest = ""
+	}
+	if u.arch && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		rest, i = rest[len(args[0])+1:], 1
 	}
 	for rest != "" {
 		if u.stop != nil && u.stop.MatchString(rest) {
@@ -160,6 +200,9 @@ func oracleInner(command string, ce *syntax.CallExpr, values []string) ([]string
 		if oracleRunsText(name, values[i+1:]) {
 			return nil, fmt.Errorf("%s runs text as commands", name)
 		}
+		if name == "git" && slices.ContainsFunc(values[i+1:], oracleWritesFile.MatchString) {
+			return nil, fmt.Errorf("git writes a file named by an option")
+		}
 		u, ok := oracleWrappers[name]
 		if !ok {
 			return inner, nil
@@ -167,6 +210,9 @@ func oracleInner(command string, ce *syntax.CallExpr, values []string) ([]string
 		next, err := oracleCommand(u, values[i+1:])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if next < 0 && u.shell {
+			return nil, fmt.Errorf("%s runs a shell reading standard input", name)
 		}
 		if next < 0 {
 			return inner, nil

@@ -21,6 +21,13 @@ type Classification struct {
 	// command word) to the end of its segment. Deny rules see them; allow
 	// and ask rules do not. Nil when there are none.
 	Inner []string
+	// rawInner says for each inner command whether it is grammar-sensitive
+	// (PERM-12), found from one pass over its segment; innerSegment is the
+	// index in Segments of the segment it is a suffix of, which lets the
+	// matcher skip the inner commands of a repeated segment without
+	// hashing them (PERM-53).
+	rawInner     []bool
+	innerSegment []int
 	// Unknown is set when the command could not be proved to be only simple
 	// commands joined by list and pipeline operators (PERM-17).
 	Unknown bool
@@ -61,6 +68,7 @@ const (
 	ReasonWrapper      = "wrapper-option" // PERM-48: a wrapper argument the grammar cannot read
 	ReasonLocale       = "locale"         // PERM-50, PERM-51: bytes another locale reads differently
 	ReasonNesting      = "nesting"        // PERM-52: a long command outside the flat subset, not parsed
+	ReasonWrites       = "writes-file"    // PERM-58: an option that writes a file, such as git --output
 )
 
 // declarationBuiltins are the command words PERM-26 refuses: each evaluates
@@ -126,7 +134,7 @@ func classify(command string) Classification {
 		// empty list can never stand for "segments".
 		return unknown(ReasonEmpty, "no command")
 	}
-	return Classification{Segments: s.segments, Inner: s.inners}
+	return Classification{Segments: s.segments, Inner: s.inners, rawInner: s.rawInner, innerSegment: s.innerSegment}
 }
 
 // stream parses the command one top-level statement at a time and checks
@@ -239,7 +247,10 @@ type segmenter struct {
 	src      string
 	segments []string
 	inners   []string
-	stack    []*syntax.Stmt
+	rawInner []bool
+	// innerSegment is Classification.innerSegment.
+	innerSegment []int
+	stack        []*syntax.Stmt
 	// hazards are the offsets of PERM-50's bytes not yet excused by a
 	// single-quoted string around them, in increasing order.
 	hazards []int
@@ -338,8 +349,18 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 	}
 	start, end := c.Pos().Offset(), c.End().Offset()
 	// PERM-47 to PERM-49: what the command word runs, behind wrappers.
+	first := len(s.inners)
 	if !s.inner(c.Args, int(end)) {
 		return false
+	}
+	if first < len(s.inners) {
+		// Each inner command is a suffix of the segment, so it is
+		// grammar-sensitive when the segment's last sensitive byte is in it.
+		last := int(start) + strings.LastIndexAny(s.src[start:end], grammarSensitive)
+		for _, in := range s.inners[first:] {
+			s.rawInner = append(s.rawInner, last >= int(end)-len(in))
+			s.innerSegment = append(s.innerSegment, len(s.segments))
+		}
 	}
 	// The span of a simple command starts at its first word and ends at
 	// its last, so it is already trimmed (PERM-30).

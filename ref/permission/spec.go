@@ -1,8 +1,6 @@
 package permission
 
 import (
-	"slices"
-
 	"github.com/apexcheck/apexcheck/ref/call"
 )
 
@@ -110,42 +108,75 @@ func (g grammar) ruleForCall(p call.Parsed) *string { return g.view(p).ruleForCa
 // matches is the allow matcher: every segment matches the rule (PERM-3).
 func (v *view) matches(content string) bool {
 	if v.segments == nil && v.ok {
-		v.segments = v.prepare(v.c.Segments)
+		v.segments = segmentTexts(v.c)
 	}
 	return v.ruleApplies(content, v.segments, every)
+}
+
+// segmentTexts are the texts an allow or ask rule is compared with: the
+// segments, each distinct one once. Both quantifiers (every, some) are
+// blind to repetition and a long chain repeats its commands, so each rule
+// then costs the distinct segments only (PERM-53). Segments do not
+// overlap, so hashing them costs the command's length once.
+func segmentTexts(c Classification) []text {
+	t, _ := distinctSegments(c)
+	return t
+}
+
+// distinctSegments returns the distinct segments as texts and, for each
+// segment, whether it is the first of its text.
+func distinctSegments(c Classification) ([]text, []bool) {
+	seen := make(map[string]bool, len(c.Segments))
+	first := make([]bool, len(c.Segments))
+	t := make([]text, 0, len(c.Segments))
+	for i, s := range c.Segments {
+		if !seen[s] {
+			seen[s] = true
+			first[i] = true
+			t = append(t, text{s, GrammarSensitive(s)})
+		}
+	}
+	return t, first
 }
 
 // matchesDeny also sees the commands the segments run behind wrappers and
 // paths (PERM-47): `nohup rm x` runs rm, so `rm:*` must refuse it.
 func (v *view) matchesDeny(content string) bool {
 	if v.deny == nil && v.ok {
-		v.deny = v.prepare(v.g.denyTexts(v.c))
+		v.deny = v.g.denyTexts(v.c)
 	}
 	return v.ruleApplies(content, v.deny, v.g.denyQuantifier)
 }
 
-// prepare readies texts for matching, each distinct text once: both
-// quantifiers (every, some) are blind to repetition, and a long chain
-// repeats its commands, so each rule then costs the distinct texts only.
-func (v *view) prepare(texts []string) []text {
-	seen := make(map[string]bool, len(texts))
-	out := make([]text, 0, len(texts))
-	for _, s := range texts {
+// denyTexts are the texts a deny rule is compared with: the segments, then
+// the commands they run behind wrappers and paths (PERM-47), each once
+// (PERM-53). Inner commands are not hashed: a chain of n wrappers has n
+// of them, suffixes of one segment, and hashing them would cost n². An
+// inner command is the suffix of its segment of its length, so the inner
+// commands of a segment met before are ones already listed; an inner
+// command equal to some segment may be listed twice, which costs a
+// comparison and changes no quantifier's answer.
+func denyTexts(c Classification) []text {
+	t, first := distinctSegments(c)
+	known := len(c.rawInner) == len(c.Inner) && len(c.innerSegment) == len(c.Inner)
+	var seen map[string]bool // for a classification from elsewhere (Grammar.Classify)
+	if !known {
+		seen = make(map[string]bool, len(c.Inner))
+	}
+	for i, s := range c.Inner {
+		if known {
+			if !first[c.innerSegment[i]] {
+				continue
+			}
+			t = append(t, text{s, c.rawInner[i]})
+			continue
+		}
 		if !seen[s] {
 			seen[s] = true
-			out = append(out, v.g.prepare(s))
+			t = append(t, text{s, GrammarSensitive(s)})
 		}
 	}
-	return out
-}
-
-// denyTexts are the texts a deny rule is compared with: the segments, then
-// the commands they run behind wrappers and paths (PERM-47).
-func denyTexts(c Classification) []string {
-	if len(c.Inner) == 0 {
-		return c.Segments
-	}
-	return append(slices.Clip(c.Segments), c.Inner...)
+	return t
 }
 
 // ruleApplies is the shape allow and deny matching share: a rejected call

@@ -24,6 +24,11 @@ type Grammar struct {
 // Answer is the package's Answer with g's pieces in place of the
 // reference's.
 func (g Grammar) Answer(rules []protocol.Rule, p call.Parsed) protocol.PermissionAnswer {
+	return g.grammar().answer(rules, p)
+}
+
+// grammar is the reference grammar with g's pieces in place.
+func (g Grammar) grammar() grammar {
 	in := ref
 	if g.Classify != nil {
 		in.classify = g.Classify
@@ -34,5 +39,5 @@ func (g Grammar) Answer(rules []protocol.Rule, p call.Parsed) protocol.Permissio
 	if g.DenyEvery {
 		in.denyQuantifier = every
 	}
-	return in.answer(rules, p)
+	return in
 }

@@ -24,6 +24,18 @@ type wrapper struct {
 	operands int  // words read between the options and the command: timeout's duration, taskset's mask
 	assigns  bool // env: NAME=value words (any word holding `=`) before the command, and a lone `-`
 	numeric  bool // nice: -N, --N, -+N anywhere among the options is the adjustment
+	// optional are short options whose argument is optional, so only ever
+	// attached (prlimit -n100); longOptional the long ones, whose argument
+	// only ever follows `=` (prlimit --nofile=100). getopt's `::`.
+	optional     string
+	longOptional map[string]bool
+	// arch: setarch reads a first argument that does not start with `-` as
+	// the architecture, before its options.
+	arch bool
+	// shell: with no program left the wrapper runs /bin/sh, which reads
+	// its commands from standard input (setarch and its aliases), so the
+	// call is unknown as `sh` alone is (PERM-49).
+	shell bool
 }
 
 // wrappers are the programs PERM-48 sees through, by the name bash looks up
@@ -51,12 +63,50 @@ var wrappers = map[string]wrapper{
 		"class": true, "classdata": true, "ignore": false, "pid": true, "pgid": true, "uid": true}},
 	"taskset": {flags: "acp", stops: "p", operands: 1, long: map[string]bool{
 		"all-tasks": false, "cpu-list": false, "pid": false}},
+	// PERM-56: util-linux 2.38's other programs that run a command, read
+	// from their --help: prlimit, choom, uclampset, setarch and the
+	// personality aliases `setarch --list` prints.
+	"prlimit": {withArg: "o", stops: "p", optional: "cdefilmnqrstuvxy", long: map[string]bool{
+		"output": true, "pid": true, "noheadings": false, "raw": false, "verbose": false},
+		longOptional: map[string]bool{"core": true, "data": true, "nice": true, "fsize": true,
+			"sigpending": true, "memlock": true, "rss": true, "nofile": true, "msgqueue": true,
+			"rtprio": true, "stack": true, "cpu": true, "nproc": true, "as": true, "locks": true, "rttime": true}},
+	"choom": {withArg: "n", stops: "p", long: map[string]bool{"adjust": true, "pid": true}},
+	"uclampset": {flags: "aRv", withArg: "mM", stops: "ps", long: map[string]bool{
+		"all-tasks": false, "reset-on-fork": false, "verbose": false, "pid": true, "system": false}},
+	"setarch": setarch(true),
+}
+
+// setarch is the row of util-linux's setarch (arch true) or of one of the
+// personality aliases it is installed as, which take no architecture.
+func setarch(arch bool) wrapper {
+	return wrapper{flags: "3BFILRSTXZv", arch: arch, shell: true, long: map[string]bool{
+		"32bit": false, "fdpic-funcptrs": false, "short-inode": false, "addr-compat-layout": false,
+		"addr-no-randomize": false, "whole-seconds": false, "sticky-timeouts": false,
+		"read-implies-exec": false, "mmap-page-zero": false, "3gb": false, "4gb": false,
+		"uname-2.6": false, "verbose": false}}
+}
+
+// personalities are the names `setarch --list` prints on x86-64 (util-linux
+// 2.38), each installed or installable as a link to setarch that runs it
+// without an architecture argument. Other architectures' builds list other
+// names (ppc32, s390, sparc64, …); those are not modelled and classify as
+// ordinary commands.
+var personalities = []string{"uname26", "linux32", "linux64", "i386", "i486", "i586", "i686", "athlon", "x86_64"}
+
+func init() {
+	for _, p := range personalities {
+		wrappers[p] = setarch(false)
+	}
 }
 
 // longStops are the long spellings of wrapper stops, by program.
 var longStops = map[string]map[string]bool{
-	"ionice":  {"pid": true, "pgid": true, "uid": true},
-	"taskset": {"pid": true},
+	"ionice":    {"pid": true, "pgid": true, "uid": true},
+	"taskset":   {"pid": true},
+	"prlimit":   {"pid": true},
+	"choom":     {"pid": true},
+	"uclampset": {"pid": true, "system": true},
 }
 
 // runsText are the programs and builtins PERM-49 makes unknown whatever
@@ -74,6 +124,22 @@ var runsText = map[string]bool{
 	"setpriv": true, "chroot": true, "unshare": true, "nsenter": true, "systemd-run": true,
 	// command runners whose option grammar is not modelled here.
 	"flock": true, "script": true, "chrt": true, "strace": true, "ltrace": true, "busybox": true,
+	// PERM-57: more privilege runners (systemd's run0, the sudo-rs names
+	// Debian installs, pleaser, gosu, calife, Kerberos ksu, libcap's capsh,
+	// sudoedit and pleaseedit, which run an editor as another user) ...
+	"run0": true, "sudo-rs": true, "su-rs": true, "sudoedit": true, "please": true, "pleaseedit": true,
+	"gosu": true, "calife": true, "ksu": true, "capsh": true,
+	// ... daemontools' and runit's chain loaders, which run their
+	// command with another user, environment or limit ...
+	"setuidgid": true, "envuidgid": true, "envdir": true, "softlimit": true, "setlock": true,
+	"pgrphack": true, "chpst": true,
+	// ... multi-call binaries, which run the program their first argument
+	// (or coreutils' --coreutils-prog=NAME) names, shells among them ...
+	"toybox": true, "coreutils": true,
+	// ... and coreutils' runcon, whose context operand is there or not
+	// depending on its options, and util-linux's scriptlive, which runs a
+	// recorded typescript's input in a shell.
+	"runcon": true, "scriptlive": true,
 }
 
 // shells are the programs PERM-49 makes unknown unless their first argument
@@ -126,6 +192,9 @@ func (s *segmenter) inner(words []*syntax.Word, end int) bool {
 		if r := runsCode(name, args); r != "" {
 			return s.reject(ReasonRunsText, r)
 		}
+		if r := writesFile(name, args); r != "" {
+			return s.reject(ReasonWrites, r)
+		}
 		wr, ok := wrappers[name]
 		if !ok {
 			return true
@@ -133,6 +202,11 @@ func (s *segmenter) inner(words []*syntax.Word, end int) bool {
 		next, runs, bad := wr.command(name, args)
 		if bad != "" {
 			return s.reject(ReasonWrapper, name+" "+bad)
+		}
+		if !runs && wr.shell {
+			// PERM-56: setarch with no program runs /bin/sh, which reads
+			// standard input as `sh` alone does (PERM-49).
+			return s.reject(ReasonRunsText, name+" with no program")
 		}
 		if !runs {
 			return true
@@ -151,8 +225,12 @@ func runsCode(name string, args []*syntax.Word) string {
 		if len(args) == 0 {
 			return name + " reading standard input"
 		}
-		if v := wordValue(args[0]); strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+		v := wordValue(args[0])
+		if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 			return name + " with an option"
+		}
+		if processInput(v) {
+			return name + " reading a script from " + v
 		}
 	case name == "find":
 		for _, a := range args {
@@ -164,11 +242,55 @@ func runsCode(name string, args []*syntax.Word) string {
 	return ""
 }
 
+// processInput reports whether a shell's script operand names, or may
+// name, a file whose text another process supplies while the command runs
+// (PERM-55): standard input, a descriptor or a terminal. Those live under
+// /dev and /proc, however the path is spelled (`/dev//stdin`,
+// `/proc/thread-self/fd/0`, `/usr/../dev/fd/0`), or, from a directory
+// there (`cd /dev/fd && sh 0`), carry a name kept for them: stdin, stdout,
+// stderr, tty, console, or a number.
+func processInput(path string) bool {
+	parts := strings.Split(path, "/")
+	for _, p := range parts {
+		if p == "dev" || p == "proc" {
+			return true
+		}
+	}
+	switch last := parts[len(parts)-1]; last {
+	case "stdin", "stdout", "stderr", "tty", "console":
+		return true
+	default:
+		return last != "" && strings.Trim(last, "0123456789") == ""
+	}
+}
+
+// writesFile reports, as a detail for the unknown reason, an option with
+// which a program a read-only allow rule names writes a file (PERM-58), or
+// "" when there is none: git's --output=FILE, which git diff, log, show and
+// every command taking diff options accept, spelled out or as any prefix
+// getopt-like parsers could take for it.
+func writesFile(name string, args []*syntax.Word) string {
+	if name != "git" {
+		return ""
+	}
+	for _, a := range args {
+		v := wordValue(a)
+		opt, _, _ := strings.Cut(v, "=")
+		if len(opt) > 2 && strings.HasPrefix(opt, "--") && strings.HasPrefix("--output", opt) {
+			return "git " + v
+		}
+	}
+	return ""
+}
+
 // command finds the word wr runs as a program among args, the words after
 // the wrapper's own: its index, whether anything runs at all, and, when an
 // argument is outside the table, which one.
 func (wr wrapper) command(name string, args []*syntax.Word) (int, bool, string) {
 	i := 0
+	if wr.arch && len(args) > 0 && !strings.HasPrefix(wordValue(args[0]), "-") {
+		i++ // setarch's architecture
+	}
 options:
 	for i < len(args) {
 		v := wordValue(args[i])
@@ -182,6 +304,8 @@ options:
 			opt, _, hasValue := strings.Cut(v[2:], "=")
 			takes, known := wr.long[opt]
 			switch {
+			case wr.longOptional[opt]:
+				// its value, if any, is in this word
 			case !known || (hasValue && !takes):
 				return 0, false, "option " + v
 			case longStops[name][opt]:
@@ -225,6 +349,8 @@ func (wr wrapper) cluster(letters string) (skip int, stop bool, bad string) {
 		case strings.IndexByte(wr.stops, c) >= 0:
 			return 0, true, ""
 		case strings.IndexByte(wr.flags, c) >= 0:
+		case strings.IndexByte(wr.optional, c) >= 0:
+			return 0, false, "" // the rest of the word is its argument
 		case strings.IndexByte(wr.withArg, c) >= 0:
 			if j == len(letters)-1 {
 				return 1, false, ""
