@@ -40,6 +40,7 @@ type Client struct {
 	// (SendDuplicate): an error answer with that id is theirs.
 	dups    map[string]*Pending
 	nextID  int
+	answers uint64 // final responses read so far (Pending.seq)
 	exited  chan struct{}
 	waitErr error
 	// stderrDone is closed when the stderr reader has stopped.
@@ -66,7 +67,15 @@ type Pending struct {
 	// sent and answered are when the request was written and its response
 	// read: every update of a call was sent between them (Elapsed).
 	sent, answered time.Time
+	// seq is the place of the final response among all final responses
+	// read from the implementation, from 1: the order on the wire, which
+	// no clock can blur (the order command).
+	seq uint64
 }
+
+// Seq returns the place of the final response in the order responses were
+// read, from 1, once Done is closed; 0 when the client broke first.
+func (p *Pending) Seq() uint64 { return p.seq }
 
 // Updates returns the update messages received so far, in order.
 func (p *Pending) Updates() []protocol.Result {
@@ -433,6 +442,8 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	}
 	if d := c.dups[resp.ID]; d != nil && resp.Type == protocol.TypeError {
 		delete(c.dups, resp.ID)
+		c.answers++
+		d.seq = c.answers
 		c.mu.Unlock()
 		d.resp = resp
 		close(d.done)
@@ -456,6 +467,8 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 		return
 	}
 	delete(c.pending, resp.ID)
+	c.answers++
+	p.seq = c.answers
 	c.mu.Unlock()
 	p.resp, p.answered = resp, time.Now()
 	close(p.done)

@@ -27,7 +27,7 @@ import (
 //	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
-//	abort NAME                                    abort a call (NAME of a call, else a raw id)
+//	abort [-id NAME] NAME                         abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
 //	send -pad N LINE                              the line followed by N spaces, to send a long line
 //	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
@@ -38,6 +38,8 @@ import (
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
 //	permission [-rules F] JSON                    print every permission function's answer
+//	permission -async -id NAME [-args F] ...      send a permission request without waiting (await NAME)
+//	order NAME NAME...                            the named requests were answered in this order
 //	permcorpus [-local] [-class C] [-cites ID] F  run permission corpus entries, report each disagreement (permcorpus.go)
 //	no-survivors [-within D]                      no process the implementation started is alive
 //	waitfile [-within D] FILE [REGEXP]            wait for a file (and a line in it)
@@ -65,6 +67,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"updates":      cmdUpdates,
 		"render":       cmdRender,
 		"permission":   cmdPermission,
+		"order":        cmdOrder,
 		"permcorpus":   cmdPermcorpus,
 		"no-survivors": cmdNoSurvivors,
 		"waitfile":     cmdWaitfile,
@@ -221,6 +224,22 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 	if p == nil {
 		ts.Fatalf("await: no call named %q", fs.Arg(0))
 	}
+	if p.Request.Type == protocol.TypePermission {
+		if neg {
+			ts.Fatalf("await: a permission answer is not negated")
+		}
+		if *within == 0 {
+			*within = s.cfg.bound()
+		}
+		resp, err := s.client.Await(p, *within)
+		s.check(err)
+		if resp.Type != protocol.TypePermission {
+			s.errored("permission answered with type %q", resp.Type)
+		}
+		s.last = &resp
+		s.printPermission(resp)
+		return
+	}
 	s.finishCall(neg, p, *within)
 }
 
@@ -252,14 +271,22 @@ func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
 
 func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
-	if len(args) != 1 {
-		ts.Fatalf("usage: abort NAME")
+	fs := newFlags(ts, "abort")
+	id := fs.String("id", "", "name the abort request (for order)")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: abort [-id NAME] NAME")
 	}
-	target := args[0]
-	if p := s.calls[args[0]]; p != nil {
+	target := fs.Arg(0)
+	if p := s.calls[target]; p != nil {
 		target = p.ID
 	}
-	resp, err := s.ensureClient().Roundtrip(protocol.Request{Type: protocol.TypeAbort, Target: target}, s.cfg.bound())
+	p, err := s.ensureClient().Send(protocol.Request{Type: protocol.TypeAbort, ID: *id, Target: target})
+	s.check(err)
+	if *id != "" {
+		s.calls[*id] = p
+	}
+	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)
 	if resp.Type != protocol.TypeAbort {
 		s.errored("abort answered with type %q", resp.Type)
@@ -410,21 +437,69 @@ func cmdPermission(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "permission")
 	rulesFile := fs.String("rules", "", "file holding the rules as a JSON array")
+	argsFile := fs.String("args", "", "file holding the arguments as JSON, instead of the JSON argument")
+	id := fs.String("id", "", "name the request (for await and order)")
+	async := fs.Bool("async", false, "do not wait for the answer (needs -id; await it)")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 1 {
-		ts.Fatalf("usage: permission [-rules F] JSON")
+	var raw []byte
+	switch {
+	case *argsFile == "" && fs.NArg() == 1:
+		raw = rawArgs(fs.Arg(0))
+	case *argsFile != "" && fs.NArg() == 0:
+		raw = []byte(strings.TrimSpace(ts.ReadFile(*argsFile)))
+	default:
+		ts.Fatalf("usage: permission [-rules F] [-async -id NAME] JSON | -args FILE")
 	}
-	req := protocol.Request{Type: protocol.TypePermission, Arguments: rawArgs(fs.Arg(0)), Rules: []protocol.Rule{}}
+	req := protocol.Request{Type: protocol.TypePermission, ID: *id, Arguments: raw, Rules: []protocol.Rule{}}
 	if *rulesFile != "" {
 		if err := json.Unmarshal([]byte(ts.ReadFile(*rulesFile)), &req.Rules); err != nil {
 			ts.Fatalf("permission: rules file %s: %v", *rulesFile, err)
 		}
 	}
-	resp := s.request(req, protocol.TypePermission)
+	if *async {
+		if neg || *id == "" {
+			ts.Fatalf("permission -async needs -id, and is not negated")
+		}
+		p, err := s.ensureClient().Send(req)
+		s.check(err)
+		s.calls[*id] = p
+		return
+	}
+	s.printPermission(s.request(req, protocol.TypePermission))
+}
+
+// printPermission checks a permission answer and prints it, keys sorted.
+func (s *state) printPermission(resp protocol.Response) {
 	if resp.Permission == nil {
 		s.errored("permission answer carries no permission object")
 	}
-	fmt.Fprintln(ts.Stdout(), mustJSON(resp.Permission))
+	fmt.Fprintln(s.ts.Stdout(), mustJSON(resp.Permission))
+}
+
+// cmdOrder asserts that the named requests were answered, and in the
+// order given: the order in which their final responses were read from
+// the implementation's stdout, which no clock or load can blur. It waits
+// for each answer (within --bound).
+func cmdOrder(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if len(args) < 2 || neg {
+		ts.Fatalf("usage: order NAME NAME...")
+	}
+	var prev *client.Pending
+	var prevName string
+	for _, name := range args {
+		p := s.calls[name]
+		if p == nil {
+			ts.Fatalf("order: no request named %q", name)
+		}
+		_, err := s.client.Await(p, s.cfg.bound())
+		s.check(err)
+		if prev != nil && p.Seq() < prev.Seq() {
+			ts.Fatalf("order: %s was answered before %s (answers %d and %d)", name, prevName, p.Seq(), prev.Seq())
+		}
+		ts.Logf("%s: answer %d", name, p.Seq())
+		prev, prevName = p, name
+	}
 }
 
 // request sends a non-call request and records its response.
