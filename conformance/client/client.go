@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,6 +70,20 @@ type Pending struct {
 	// read from the implementation, from 1: the order on the wire, which
 	// no clock can blur (the order command).
 	seq uint64
+	// line is the final response as read, for CaseNote.
+	line []byte
+}
+
+// CaseNote returns, once Done is closed, a note naming the members of the
+// final response that differ only in case from a protocol member whose
+// exact name is absent ("TYPE, not type"), to append to a scenario's
+// failure: the client ignores them (PROTO-20), and the note says the
+// implementation sent them. It is "" when there are none.
+func (p *Pending) CaseNote() string {
+	if w := withMiscased(p.line); w != "" {
+		return " (the implementation sent it" + w + ")"
+	}
+	return ""
 }
 
 // Seq returns the place of the final response in the order responses were
@@ -420,9 +433,15 @@ func (c *Client) readLoop(stdout *os.File) {
 		if c.trace != nil {
 			c.trace(line)
 		}
+		// Members by their exact names (PROTO-20): "TYPE" is not "type".
 		var resp protocol.Response
-		if err := json.Unmarshal(line, &resp); err != nil || resp.Type == "" {
-			c.fail(fmt.Errorf("%w: stdout line %d is not a protocol message: %s", ErrBroken, lineNo, quoteShort(line)))
+		err = protocol.Unmarshal(line, &resp)
+		if err == nil && resp.Type == "" {
+			err = errors.New("no string member type")
+		}
+		if err != nil {
+			c.fail(fmt.Errorf("%w: the implementation sent stdout line %d%s, which is not a protocol message (%v): %s",
+				ErrBroken, lineNo, withMiscased(line), err, quoteShort(line)))
 			c.Kill()
 			return
 		}
@@ -445,20 +464,20 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 		c.answers++
 		d.seq = c.answers
 		c.mu.Unlock()
-		d.resp = resp
+		d.resp, d.line = resp, line
 		close(d.done)
 		return
 	}
 	p := c.pending[resp.ID]
 	if p == nil {
 		c.mu.Unlock()
-		c.fail(fmt.Errorf("%w: response for unknown id %q: %s", ErrBroken, resp.ID, quoteShort(line)))
+		c.fail(fmt.Errorf("%w: the implementation sent a response%s for unknown id %q: %s", ErrBroken, withMiscased(line), resp.ID, quoteShort(line)))
 		return
 	}
 	if resp.Type == protocol.TypeUpdate {
 		c.mu.Unlock()
 		if resp.Result == nil {
-			c.fail(fmt.Errorf("%w: update for %q carries no result", ErrBroken, resp.ID))
+			c.fail(fmt.Errorf("%w: the implementation sent an update for %q%s that carries no result", ErrBroken, resp.ID, withMiscased(line)))
 			return
 		}
 		p.mu.Lock()
@@ -470,7 +489,7 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	c.answers++
 	p.seq = c.answers
 	c.mu.Unlock()
-	p.resp, p.answered = resp, time.Now()
+	p.resp, p.answered, p.line = resp, time.Now(), line
 	close(p.done)
 }
 
