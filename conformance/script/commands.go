@@ -233,8 +233,9 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		resp, err := s.client.Await(p, *within)
 		s.check(err)
+		s.lastNote = p.CaseNote()
 		if resp.Type != protocol.TypePermission {
-			s.errored("permission answered with type %q", resp.Type)
+			s.errored("permission answered with type %q%s", resp.Type, s.lastNote)
 		}
 		s.last = &resp
 		s.printPermission(resp)
@@ -253,19 +254,20 @@ func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
 	resp, err := s.client.Await(p, within)
 	s.check(err)
 	s.ts.Logf("result after %.2fs", time.Since(start).Seconds())
+	note := p.CaseNote()
 	if resp.Type == protocol.TypeError && resp.Error != nil {
 		s.errored("call answered with a protocol error: %s: %s", resp.Error.Code, resp.Error.Message)
 	}
 	if resp.Type != protocol.TypeResult || resp.Result == nil {
-		s.errored("call answered with type %q and no result", resp.Type)
+		s.errored("call answered with type %q and no result%s", resp.Type, note)
 	}
 	s.last, s.lastCall = &resp, p
 	io.WriteString(s.ts.Stdout(), resp.Result.Text)
 	switch {
 	case resp.Result.IsError && !neg:
-		s.ts.Fatalf("call returned an error result:\n%s", resp.Result.Text)
+		s.ts.Fatalf("call returned an error result%s:\n%s", note, resp.Result.Text)
 	case !resp.Result.IsError && neg:
-		s.ts.Fatalf("call succeeded, want an error result; text:\n%s", resp.Result.Text)
+		s.ts.Fatalf("call succeeded, want an error result%s; text:\n%s", note, resp.Result.Text)
 	}
 }
 
@@ -294,9 +296,9 @@ func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdSend sends one raw line and waits for the answer carrying ID (the
-// "id" member of LINE when it is a JSON object with a string id, else "",
-// unless -id says otherwise). The answer becomes the last response, for
-// field. It is how scenarios check an implementation's answers to
+// member named exactly "id" of LINE when it is a JSON object with a string
+// id, else "", unless -id says otherwise, even -id ""). The answer becomes
+// the last response, for field. It is how scenarios check an implementation's answers to
 // malformed requests (PROTO-15).
 func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
@@ -309,14 +311,13 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: send [-id ID] [-dup] [-pad N] LINE")
 	}
 	line := append([]byte(fs.Arg(0)), bytes.Repeat([]byte{' '}, *pad)...)
+	// The line's own id, by its exact name (PROTO-20: an "ID" is not an
+	// id), unless -id is given, even as ''.
 	want := *id
-	if want == "" {
-		var probe struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(line, &probe) == nil {
-			want = probe.ID
-		}
+	idGiven := false
+	fs.Visit(func(f *flag.Flag) { idGiven = idGiven || f.Name == "id" })
+	if !idGiven {
+		want = lineID(line)
 	}
 	send := s.ensureClient().SendRaw
 	if *dup {
@@ -327,6 +328,21 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)
 	s.last = &resp
+}
+
+// lineID is the member named exactly "id" of line when line is a JSON
+// object and that member a string, else "": what an implementation reading
+// the line as JSON.parse does answers under (PROTO-20).
+func lineID(line []byte) string {
+	m, err := protocol.Members(line)
+	if err != nil {
+		return ""
+	}
+	var id string
+	if json.Unmarshal(m["id"], &id) != nil {
+		return ""
+	}
+	return id
 }
 
 // cmdField asserts a field of the last response. PATH is dot-separated
@@ -471,7 +487,7 @@ func cmdPermission(ts *testscript.TestScript, neg bool, args []string) {
 // printPermission checks a permission answer and prints it, keys sorted.
 func (s *state) printPermission(resp protocol.Response) {
 	if resp.Permission == nil {
-		s.errored("permission answer carries no permission object")
+		s.errored("permission answer carries no permission object%s", s.lastNote)
 	}
 	fmt.Fprintln(s.ts.Stdout(), mustJSON(resp.Permission))
 }
@@ -504,13 +520,16 @@ func cmdOrder(ts *testscript.TestScript, neg bool, args []string) {
 
 // request sends a non-call request and records its response.
 func (s *state) request(req protocol.Request, want string) protocol.Response {
-	resp, err := s.ensureClient().Roundtrip(req, s.cfg.bound())
+	p, err := s.ensureClient().Send(req)
 	s.check(err)
+	resp, err := s.client.Await(p, s.cfg.bound())
+	s.check(err)
+	s.lastNote = p.CaseNote()
 	if resp.Type == protocol.TypeError && resp.Error != nil {
 		s.errored("%s answered with a protocol error: %s: %s", req.Type, resp.Error.Code, resp.Error.Message)
 	}
 	if resp.Type != want {
-		s.errored("%s answered with type %q", req.Type, resp.Type)
+		s.errored("%s answered with type %q%s", req.Type, resp.Type, s.lastNote)
 	}
 	s.last = &resp
 	return resp
