@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +39,7 @@ type Client struct {
 	// (SendDuplicate): an error answer with that id is theirs.
 	dups    map[string]*Pending
 	nextID  int
+	answers uint64 // final responses read so far (Pending.seq)
 	exited  chan struct{}
 	waitErr error
 	// stderrDone is closed when the stderr reader has stopped.
@@ -66,7 +66,29 @@ type Pending struct {
 	// sent and answered are when the request was written and its response
 	// read: every update of a call was sent between them (Elapsed).
 	sent, answered time.Time
+	// seq is the place of the final response among all final responses
+	// read from the implementation, from 1: the order on the wire, which
+	// no clock can blur (the order command).
+	seq uint64
+	// line is the final response as read, for CaseNote.
+	line []byte
 }
+
+// CaseNote returns, once Done is closed, a note naming the members of the
+// final response that differ only in case from a protocol member whose
+// exact name is absent ("TYPE, not type"), to append to a scenario's
+// failure: the client ignores them (PROTO-20), and the note says the
+// implementation sent them. It is "" when there are none.
+func (p *Pending) CaseNote() string {
+	if w := withMiscased(p.line); w != "" {
+		return " (the implementation sent it" + w + ")"
+	}
+	return ""
+}
+
+// Seq returns the place of the final response in the order responses were
+// read, from 1, once Done is closed; 0 when the client broke first.
+func (p *Pending) Seq() uint64 { return p.seq }
 
 // Updates returns the update messages received so far, in order.
 func (p *Pending) Updates() []protocol.Result {
@@ -411,9 +433,15 @@ func (c *Client) readLoop(stdout *os.File) {
 		if c.trace != nil {
 			c.trace(line)
 		}
+		// Members by their exact names (PROTO-20): "TYPE" is not "type".
 		var resp protocol.Response
-		if err := json.Unmarshal(line, &resp); err != nil || resp.Type == "" {
-			c.fail(fmt.Errorf("%w: stdout line %d is not a protocol message: %s", ErrBroken, lineNo, quoteShort(line)))
+		err = protocol.Unmarshal(line, &resp)
+		if err == nil && resp.Type == "" {
+			err = errors.New("no string member type")
+		}
+		if err != nil {
+			c.fail(fmt.Errorf("%w: the implementation sent stdout line %d%s, which is not a protocol message (%v): %s",
+				ErrBroken, lineNo, withMiscased(line), err, quoteShort(line)))
 			c.Kill()
 			return
 		}
@@ -433,21 +461,23 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 	}
 	if d := c.dups[resp.ID]; d != nil && resp.Type == protocol.TypeError {
 		delete(c.dups, resp.ID)
+		c.answers++
+		d.seq = c.answers
 		c.mu.Unlock()
-		d.resp = resp
+		d.resp, d.line = resp, line
 		close(d.done)
 		return
 	}
 	p := c.pending[resp.ID]
 	if p == nil {
 		c.mu.Unlock()
-		c.fail(fmt.Errorf("%w: response for unknown id %q: %s", ErrBroken, resp.ID, quoteShort(line)))
+		c.fail(fmt.Errorf("%w: the implementation sent a response%s for unknown id %q: %s", ErrBroken, withMiscased(line), resp.ID, quoteShort(line)))
 		return
 	}
 	if resp.Type == protocol.TypeUpdate {
 		c.mu.Unlock()
 		if resp.Result == nil {
-			c.fail(fmt.Errorf("%w: update for %q carries no result", ErrBroken, resp.ID))
+			c.fail(fmt.Errorf("%w: the implementation sent an update for %q%s that carries no result", ErrBroken, resp.ID, withMiscased(line)))
 			return
 		}
 		p.mu.Lock()
@@ -456,8 +486,10 @@ func (c *Client) dispatch(resp protocol.Response, line []byte) {
 		return
 	}
 	delete(c.pending, resp.ID)
+	c.answers++
+	p.seq = c.answers
 	c.mu.Unlock()
-	p.resp, p.answered = resp, time.Now()
+	p.resp, p.answered, p.line = resp, time.Now(), line
 	close(p.done)
 }
 

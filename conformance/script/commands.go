@@ -27,7 +27,7 @@ import (
 //	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
 //	await [-within D] NAME                        wait for an async call
-//	abort NAME                                    abort a call (NAME of a call, else a raw id)
+//	abort [-id NAME] NAME                         abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
 //	send -pad N LINE                              the line followed by N spaces, to send a long line
 //	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
@@ -38,6 +38,8 @@ import (
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
 //	permission [-rules F] JSON                    print every permission function's answer
+//	permission -async -id NAME [-args F] ...      send a permission request without waiting (await NAME)
+//	order NAME NAME...                            the named requests were answered in this order
 //	permcorpus [-local] [-class C] [-cites ID] F  run permission corpus entries, report each disagreement (permcorpus.go)
 //	no-survivors [-within D]                      no process the implementation started is alive
 //	waitfile [-within D] FILE [REGEXP]            wait for a file (and a line in it)
@@ -65,6 +67,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"updates":      cmdUpdates,
 		"render":       cmdRender,
 		"permission":   cmdPermission,
+		"order":        cmdOrder,
 		"permcorpus":   cmdPermcorpus,
 		"no-survivors": cmdNoSurvivors,
 		"waitfile":     cmdWaitfile,
@@ -221,6 +224,23 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 	if p == nil {
 		ts.Fatalf("await: no call named %q", fs.Arg(0))
 	}
+	if p.Request.Type == protocol.TypePermission {
+		if neg {
+			ts.Fatalf("await: a permission answer is not negated")
+		}
+		if *within == 0 {
+			*within = s.cfg.bound()
+		}
+		resp, err := s.client.Await(p, *within)
+		s.check(err)
+		s.lastNote = p.CaseNote()
+		if resp.Type != protocol.TypePermission {
+			s.errored("permission answered with type %q%s", resp.Type, s.lastNote)
+		}
+		s.last = &resp
+		s.printPermission(resp)
+		return
+	}
 	s.finishCall(neg, p, *within)
 }
 
@@ -234,32 +254,41 @@ func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
 	resp, err := s.client.Await(p, within)
 	s.check(err)
 	s.ts.Logf("result after %.2fs", time.Since(start).Seconds())
+	note := p.CaseNote()
 	if resp.Type == protocol.TypeError && resp.Error != nil {
 		s.errored("call answered with a protocol error: %s: %s", resp.Error.Code, resp.Error.Message)
 	}
 	if resp.Type != protocol.TypeResult || resp.Result == nil {
-		s.errored("call answered with type %q and no result", resp.Type)
+		s.errored("call answered with type %q and no result%s", resp.Type, note)
 	}
 	s.last, s.lastCall = &resp, p
 	io.WriteString(s.ts.Stdout(), resp.Result.Text)
 	switch {
 	case resp.Result.IsError && !neg:
-		s.ts.Fatalf("call returned an error result:\n%s", resp.Result.Text)
+		s.ts.Fatalf("call returned an error result%s:\n%s", note, resp.Result.Text)
 	case !resp.Result.IsError && neg:
-		s.ts.Fatalf("call succeeded, want an error result; text:\n%s", resp.Result.Text)
+		s.ts.Fatalf("call succeeded, want an error result%s; text:\n%s", note, resp.Result.Text)
 	}
 }
 
 func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
-	if len(args) != 1 {
-		ts.Fatalf("usage: abort NAME")
+	fs := newFlags(ts, "abort")
+	id := fs.String("id", "", "name the abort request (for order)")
+	parseFlags(ts, fs, args)
+	if fs.NArg() != 1 {
+		ts.Fatalf("usage: abort [-id NAME] NAME")
 	}
-	target := args[0]
-	if p := s.calls[args[0]]; p != nil {
+	target := fs.Arg(0)
+	if p := s.calls[target]; p != nil {
 		target = p.ID
 	}
-	resp, err := s.ensureClient().Roundtrip(protocol.Request{Type: protocol.TypeAbort, Target: target}, s.cfg.bound())
+	p, err := s.ensureClient().Send(protocol.Request{Type: protocol.TypeAbort, ID: *id, Target: target})
+	s.check(err)
+	if *id != "" {
+		s.calls[*id] = p
+	}
+	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)
 	if resp.Type != protocol.TypeAbort {
 		s.errored("abort answered with type %q", resp.Type)
@@ -267,9 +296,9 @@ func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdSend sends one raw line and waits for the answer carrying ID (the
-// "id" member of LINE when it is a JSON object with a string id, else "",
-// unless -id says otherwise). The answer becomes the last response, for
-// field. It is how scenarios check an implementation's answers to
+// member named exactly "id" of LINE when it is a JSON object with a string
+// id, else "", unless -id says otherwise, even -id ""). The answer becomes
+// the last response, for field. It is how scenarios check an implementation's answers to
 // malformed requests (PROTO-15).
 func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
@@ -282,14 +311,13 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: send [-id ID] [-dup] [-pad N] LINE")
 	}
 	line := append([]byte(fs.Arg(0)), bytes.Repeat([]byte{' '}, *pad)...)
+	// The line's own id, by its exact name (PROTO-20: an "ID" is not an
+	// id), unless -id is given, even as ''.
 	want := *id
-	if want == "" {
-		var probe struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(line, &probe) == nil {
-			want = probe.ID
-		}
+	idGiven := false
+	fs.Visit(func(f *flag.Flag) { idGiven = idGiven || f.Name == "id" })
+	if !idGiven {
+		want = lineID(line)
 	}
 	send := s.ensureClient().SendRaw
 	if *dup {
@@ -300,6 +328,21 @@ func cmdSend(ts *testscript.TestScript, neg bool, args []string) {
 	resp, err := s.client.Await(p, s.cfg.bound())
 	s.check(err)
 	s.last = &resp
+}
+
+// lineID is the member named exactly "id" of line when line is a JSON
+// object and that member a string, else "": what an implementation reading
+// the line as JSON.parse does answers under (PROTO-20).
+func lineID(line []byte) string {
+	m, err := protocol.Members(line)
+	if err != nil {
+		return ""
+	}
+	var id string
+	if json.Unmarshal(m["id"], &id) != nil {
+		return ""
+	}
+	return id
 }
 
 // cmdField asserts a field of the last response. PATH is dot-separated
@@ -412,42 +455,93 @@ func cmdPermission(ts *testscript.TestScript, neg bool, args []string) {
 	rulesFile := fs.String("rules", "", "file holding the rules as a JSON array")
 	repeat := fs.String("repeat", "", "text that replaces @REPEAT@ in JSON, -times times over")
 	times := fs.Int("times", 1, "how many times -repeat's text is repeated")
+	argsFile := fs.String("args", "", "file holding the arguments as JSON, instead of the JSON argument")
+	id := fs.String("id", "", "name the request (for await and order)")
+	async := fs.Bool("async", false, "do not wait for the answer (needs -id; await it)")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 1 {
-		ts.Fatalf("usage: permission [-rules F] [-repeat TEXT -times N] JSON")
-	}
-	arg := fs.Arg(0)
-	if *repeat != "" {
-		// A command of a megabyte cannot sit in a scenario file; it is built
-		// here, JSON-escaped, where the scenario marks its place.
-		if !strings.Contains(arg, "@REPEAT@") || *times < 1 {
-			ts.Fatalf("permission: -repeat needs @REPEAT@ in JSON and -times of 1 or more")
+	var raw []byte
+	switch {
+	case *argsFile == "" && fs.NArg() == 1:
+		arg := fs.Arg(0)
+		if *repeat != "" {
+			// A command of a megabyte cannot sit in a scenario file; it is
+			// built here, JSON-escaped, where the scenario marks its place.
+			if !strings.Contains(arg, "@REPEAT@") || *times < 1 {
+				ts.Fatalf("permission: -repeat needs @REPEAT@ in JSON and -times of 1 or more")
+			}
+			quoted, _ := json.Marshal(strings.Repeat(*repeat, *times))
+			arg = strings.Replace(arg, "@REPEAT@", string(quoted[1:len(quoted)-1]), 1)
 		}
-		quoted, _ := json.Marshal(strings.Repeat(*repeat, *times))
-		arg = strings.Replace(arg, "@REPEAT@", string(quoted[1:len(quoted)-1]), 1)
+		raw = rawArgs(arg)
+	case *argsFile != "" && fs.NArg() == 0 && *repeat == "":
+		raw = []byte(strings.TrimSpace(ts.ReadFile(*argsFile)))
+	default:
+		ts.Fatalf("usage: permission [-rules F] [-async -id NAME] [-repeat TEXT -times N] JSON | -args FILE")
 	}
-	req := protocol.Request{Type: protocol.TypePermission, Arguments: rawArgs(arg), Rules: []protocol.Rule{}}
+	req := protocol.Request{Type: protocol.TypePermission, ID: *id, Arguments: raw, Rules: []protocol.Rule{}}
 	if *rulesFile != "" {
 		if err := json.Unmarshal([]byte(ts.ReadFile(*rulesFile)), &req.Rules); err != nil {
 			ts.Fatalf("permission: rules file %s: %v", *rulesFile, err)
 		}
 	}
-	resp := s.request(req, protocol.TypePermission)
-	if resp.Permission == nil {
-		s.errored("permission answer carries no permission object")
+	if *async {
+		if neg || *id == "" {
+			ts.Fatalf("permission -async needs -id, and is not negated")
+		}
+		p, err := s.ensureClient().Send(req)
+		s.check(err)
+		s.calls[*id] = p
+		return
 	}
-	fmt.Fprintln(ts.Stdout(), mustJSON(resp.Permission))
+	s.printPermission(s.request(req, protocol.TypePermission))
+}
+
+// printPermission checks a permission answer and prints it, keys sorted.
+func (s *state) printPermission(resp protocol.Response) {
+	if resp.Permission == nil {
+		s.errored("permission answer carries no permission object%s", s.lastNote)
+	}
+	fmt.Fprintln(s.ts.Stdout(), mustJSON(resp.Permission))
+}
+
+// cmdOrder asserts that the named requests were answered, and in the
+// order given: the order in which their final responses were read from
+// the implementation's stdout, which no clock or load can blur. It waits
+// for each answer (within --bound).
+func cmdOrder(ts *testscript.TestScript, neg bool, args []string) {
+	s := getState(ts)
+	if len(args) < 2 || neg {
+		ts.Fatalf("usage: order NAME NAME...")
+	}
+	var prev *client.Pending
+	var prevName string
+	for _, name := range args {
+		p := s.calls[name]
+		if p == nil {
+			ts.Fatalf("order: no request named %q", name)
+		}
+		_, err := s.client.Await(p, s.cfg.bound())
+		s.check(err)
+		if prev != nil && p.Seq() < prev.Seq() {
+			ts.Fatalf("order: %s was answered before %s (answers %d and %d)", name, prevName, p.Seq(), prev.Seq())
+		}
+		ts.Logf("%s: answer %d", name, p.Seq())
+		prev, prevName = p, name
+	}
 }
 
 // request sends a non-call request and records its response.
 func (s *state) request(req protocol.Request, want string) protocol.Response {
-	resp, err := s.ensureClient().Roundtrip(req, s.cfg.bound())
+	p, err := s.ensureClient().Send(req)
 	s.check(err)
+	resp, err := s.client.Await(p, s.cfg.bound())
+	s.check(err)
+	s.lastNote = p.CaseNote()
 	if resp.Type == protocol.TypeError && resp.Error != nil {
 		s.errored("%s answered with a protocol error: %s: %s", req.Type, resp.Error.Code, resp.Error.Message)
 	}
 	if resp.Type != want {
-		s.errored("%s answered with type %q", req.Type, resp.Type)
+		s.errored("%s answered with type %q%s", req.Type, resp.Type, s.lastNote)
 	}
 	s.last = &resp
 	return resp

@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -126,13 +125,22 @@ func citePattern(list string) *regexp.Regexp {
 }
 
 func decodeCorpus[T any](ts *testscript.TestScript, name string, data []byte) []T {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var out []T
-	if err := dec.Decode(&out); err != nil {
+	out, err := parseCorpus[T](data)
+	if err != nil {
 		ts.Fatalf("permcorpus: %s: %v", name, err)
 	}
 	return out
+}
+
+// parseCorpus decodes corpus entries, each member by its exact name: a
+// member no entry defines, "Command" for "command" included, is an error,
+// never read as the member it resembles (encoding/json would).
+func parseCorpus[T any](data []byte) ([]T, error) {
+	var out []T
+	if err := protocol.UnmarshalKnown(data, &out); err != nil {
+		return nil, fmt.Errorf("%w (member names are exact)", err)
+	}
+	return out, nil
 }
 
 // permRun accumulates one permcorpus command's selection and mismatches.
@@ -164,7 +172,7 @@ func (pc *permRun) ask(rules []protocol.Rule, args json.RawMessage) protocol.Per
 	pc.requests++
 	resp := pc.s.request(protocol.Request{Type: protocol.TypePermission, Arguments: args, Rules: rules}, protocol.TypePermission)
 	if resp.Permission == nil {
-		pc.s.errored("permission answer carries no permission object")
+		pc.s.errored("permission answer carries no permission object%s", pc.s.lastNote)
 	}
 	return *resp.Permission
 }

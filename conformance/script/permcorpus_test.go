@@ -1,6 +1,7 @@
 package script
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,44 @@ func TestShowShortensOnRuneBoundary(t *testing.T) {
 	}
 	if show("ls") != `"ls"` {
 		t.Errorf("show(ls) = %s", show("ls"))
+	}
+}
+
+// TestCorpusMemberNamesAreExact: a corpus entry's "Command" is an unknown
+// member, an error, never the entry's command; the embedded corpus parses.
+func TestCorpusMemberNamesAreExact(t *testing.T) {
+	if got, err := parseCorpus[permCommand]([]byte(`[{"command":"ls","want":"unknown","class":"c","reason":"r"}]`)); err != nil || got[0].Command != "ls" {
+		t.Fatalf("parseCorpus = %+v, %v", got, err)
+	}
+	for _, tt := range []struct{ data, member string }{
+		{`[{"Command":"rm -rf /","want":"unknown","class":"c","reason":"r"}]`, `"[0].Command"`},
+		{`[{"rule":"ls:*","segment":"ls","Match":true,"reason":"r"}]`, `"[0].Match"`},
+		{`[{"rules":[{"source":"s","Behavior":"deny"}],"arguments":{},"decision":"ask","reason":"r"}]`, `"[0].rules[0].Behavior"`},
+	} {
+		var err error
+		switch {
+		case strings.Contains(tt.data, `"rules"`):
+			_, err = parseCorpus[permEngineEntry]([]byte(tt.data))
+		case strings.Contains(tt.data, `"rule"`):
+			_, err = parseCorpus[permRuleEntry]([]byte(tt.data))
+		default:
+			_, err = parseCorpus[permCommand]([]byte(tt.data))
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.member) || !strings.Contains(err.Error(), "exact") {
+			t.Errorf("parseCorpus(%s) = %v, want an error naming member %s", tt.data, err, tt.member)
+		}
+	}
+	for name, parse := range map[string]func([]byte) error{
+		"commands.json": func(b []byte) error { _, err := parseCorpus[permCommand](b); return err },
+		"rules.json":    func(b []byte) error { _, err := parseCorpus[permRuleEntry](b); return err },
+		"engine.json":   func(b []byte) error { _, err := parseCorpus[permEngineEntry](b); return err },
+	} {
+		data, err := fs.ReadFile(permCorpus, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parse(data); err != nil {
+			t.Errorf("embedded %s: %v", name, err)
+		}
 	}
 }

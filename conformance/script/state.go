@@ -26,6 +26,9 @@ type state struct {
 	// last is the last response a command received, the root of `field`.
 	last     *protocol.Response
 	lastCall *client.Pending
+	// lastNote is the CaseNote of the last non-call answer, for the
+	// failures of the commands that read it.
+	lastNote string
 	// rssMark is the peak memory `rss mark` recorded, in bytes.
 	rssMark int64
 }

@@ -163,8 +163,11 @@ func Run(impl []string, bound time.Duration, schema *Schema) (*Validation, error
 		got := take()
 		for _, line := range got {
 			want := "#/$defs/" + p.want
-			var probe struct{ Type string }
-			if json.Unmarshal(line, &probe) == nil && probe.Type == protocol.TypeUpdate {
+			// The type by its exact name (PROTO-20): "TYPE" is not it.
+			var probe struct {
+				Type string `json:"type"`
+			}
+			if protocol.Unmarshal(line, &probe) == nil && probe.Type == protocol.TypeUpdate {
 				want = "#/$defs/updateResponse"
 			}
 			v.check(schema, p.name, "response", line, want)

@@ -2,6 +2,8 @@ package broken
 
 import (
 	"encoding/json"
+	"io"
+	"sync"
 
 	"github.com/apexcheck/apexcheck/protocol"
 )
@@ -23,6 +25,13 @@ func init() {
 		// {"Command":"touch ran"} runs; {"command":"echo real","Command":"echo decoy"} runs the decoy.
 		Scenarios: `^(call_member_case|perm_member_case)$`,
 		Serve:     filtered(foldArguments, nil),
+	})
+	Register("decides-in-read-loop", Variant{
+		Defect: "decides a permission request before reading the next request, so an abort waits behind a slow decision",
+		// The abort sent after a 900 kB permission request is answered
+		// after the decision.
+		Scenarios: `^proto_permission_off_read_loop$`,
+		Serve:     decidingInReadLoop(),
 	})
 }
 
@@ -69,4 +78,50 @@ func foldArguments(line []byte) []byte {
 			msg["arguments"] = out
 		}
 	})
+}
+
+// decidingInReadLoop serves the reference behind a filter that passes on
+// no request after a permission request until that request's answer has
+// been written: from outside, a server that decides in its read loop.
+func decidingInReadLoop() func(io.Reader, io.Writer) error {
+	return func(in io.Reader, out io.Writer) error {
+		var (
+			mu      sync.Mutex
+			waiting = map[string]chan struct{}{}
+			last    chan struct{} // the request filter's own: one goroutine
+		)
+		permissionID := func(line []byte) (string, bool) {
+			m, err := protocol.Members(line)
+			if err != nil || messageType(m) != protocol.TypePermission {
+				return "", false
+			}
+			var id string
+			return id, json.Unmarshal(m["id"], &id) == nil
+		}
+		req := func(line []byte) []byte {
+			if last != nil {
+				<-last // the previous permission request is answered
+				last = nil
+			}
+			if id, ok := permissionID(line); ok {
+				last = make(chan struct{})
+				mu.Lock()
+				waiting[id] = last
+				mu.Unlock()
+			}
+			return line
+		}
+		resp := func(line []byte) []byte {
+			if id, ok := permissionID(line); ok {
+				mu.Lock()
+				if ch := waiting[id]; ch != nil {
+					close(ch)
+					delete(waiting, id)
+				}
+				mu.Unlock()
+			}
+			return line
+		}
+		return filtered(req, resp)(in, out)
+	}
 }

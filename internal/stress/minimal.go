@@ -45,8 +45,8 @@ func MinimalMain(mode string) int {
 		if err != nil {
 			return 0
 		}
-		var req protocol.Request
-		if err := json.Unmarshal(line, &req); err != nil {
+		req, err := readRequest(line)
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "minimal: bad request:", err)
 			return 1
 		}
@@ -77,4 +77,12 @@ func MinimalMain(mode string) int {
 		out.Write(encode(resp))
 		out.Flush()
 	}
+}
+
+// readRequest decodes a request, each member by its exact name (PROTO-20):
+// "TYPE" is not the type, nor "ID" the id.
+func readRequest(line []byte) (protocol.Request, error) {
+	var req protocol.Request
+	err := protocol.Unmarshal(line, &req)
+	return req, err
 }
