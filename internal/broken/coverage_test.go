@@ -27,12 +27,7 @@ var withoutVariant = []string{
 	"PATH-16",
 	"PATH-24", "PATH-28", "PATH-29",
 	// permissions.md
-	"PERM-1", "PERM-2", "PERM-3", "PERM-5", "PERM-6", "PERM-7", "PERM-8", "PERM-9",
-	"PERM-11", "PERM-12", "PERM-13", "PERM-14", "PERM-15", "PERM-16", "PERM-18", "PERM-19",
-	"PERM-20", "PERM-21", "PERM-22", "PERM-23", "PERM-24", "PERM-25", "PERM-26", "PERM-27", "PERM-28",
-	"PERM-29", "PERM-31", "PERM-32", "PERM-33", "PERM-34", "PERM-35", "PERM-36", "PERM-37",
-	"PERM-38", "PERM-39", "PERM-40", "PERM-41", "PERM-42", "PERM-43", "PERM-44", "PERM-45", "PERM-46",
-	"PERM-48",
+	"PERM-18", "PERM-22",
 	// protocol.md
 	"PROTO-2", "PROTO-4", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-9",
 	"PROTO-10", "PROTO-11", "PROTO-12", "PROTO-13", "PROTO-14", "PROTO-15", "PROTO-16", "PROTO-17", "PROTO-18",

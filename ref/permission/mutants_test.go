@@ -29,6 +29,23 @@ func TestCorpusCatchesBrokenVariants(t *testing.T) {
 		{"PERM-56 rows unread", permission.Grammar{Classify: permdefect.NewRowsUnread}},
 		{"PERM-57 runners classify", permission.Grammar{Classify: permdefect.NewFamiliesClassify}},
 		{"git --output classifies", permission.Grammar{Classify: permdefect.OutputOptionClassifies}},
+		{"Unicode blanks classify", permission.Grammar{Classify: permdefect.UnicodeBlanksClassify}},
+		{"backslash-newline classifies", permission.Grammar{Classify: permdefect.ContinuationClassifies}},
+		{"parse errors split", permission.Grammar{Classify: permdefect.ParseErrorsSplit}},
+		{"redirections classify", permission.Grammar{Classify: permdefect.RedirectionsClassify}},
+		{"compound commands walked", permission.Grammar{Classify: permdefect.CompoundsWalked}},
+		{"assignments classify", permission.Grammar{Classify: permdefect.AssignmentsClassify}},
+		{"declarations classify", permission.Grammar{Classify: permdefect.DeclarationsClassify}},
+		{"quoted command word classifies", permission.Grammar{Classify: permdefect.QuotedCommandWordClassifies}},
+		{"expansions classify", permission.Grammar{Classify: permdefect.ExpansionsClassify}},
+		{"globs classify", permission.Grammar{Classify: permdefect.GlobsClassify}},
+		{"blank classifies", permission.Grammar{Classify: permdefect.BlankClassifies}},
+		{"pipeline as one segment", permission.Grammar{Classify: permdefect.PipelineAsOneSegment}},
+		{"published tokenizer", permission.Grammar{Classify: permdefect.PublishedTokenizer}},
+		{"evaluating builtins classify", permission.Grammar{Classify: permdefect.EvaluatingBuiltinsClassify}},
+		{"lookup builtins classify", permission.Grammar{Classify: permdefect.LookupBuiltinsClassify}},
+		{"builtin name unfollowed", permission.Grammar{Classify: permdefect.BuiltinNameUnfollowed}},
+		{"wrapper options unread", permission.Grammar{Classify: permdefect.WrapperOptionsUnread}},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {
