@@ -57,7 +57,7 @@ func init() {
 		}),
 	})
 	Register("garbage-stdout", Variant{
-		Clause:    "PROTO-1",
+		Clause:    "PROTO-2",
 		Defect:    "prints log lines to stdout between protocol messages",
 		Scenarios: `^exec_(exit_code|no_output)$`,
 		Serve: func(in io.Reader, out io.Writer) error {
