@@ -20,14 +20,12 @@ import (
 // call.md, display.md and output.md are left.
 var withoutVariant = []string{
 	// background.md
-	"BG-21",
 	// output.md
 	"OUT-32",
 	// path-probe.md
-	"PATH-16",
-	"PATH-24", "PATH-28", "PATH-29",
+	"PATH-24", "PATH-29",
 	// permissions.md
-	"PERM-18", "PERM-22",
+	"PERM-18",
 	// protocol.md
 	"PROTO-17",
 }

@@ -46,6 +46,7 @@ func TestCorpusCatchesBrokenVariants(t *testing.T) {
 		{"lookup builtins classify", permission.Grammar{Classify: permdefect.LookupBuiltinsClassify}},
 		{"builtin name unfollowed", permission.Grammar{Classify: permdefect.BuiltinNameUnfollowed}},
 		{"wrapper options unread", permission.Grammar{Classify: permdefect.WrapperOptionsUnread}},
+		{"background not split", permission.Grammar{Classify: permdefect.BackgroundNotSplit}},
 	}
 	for _, m := range mutants {
 		t.Run(m.name, func(t *testing.T) {

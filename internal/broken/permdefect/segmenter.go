@@ -300,3 +300,27 @@ func reasonIn(classes ...string) func(permission.Classification, []string) bool 
 		return c.Unknown && slices.Contains(classes, class)
 	}
 }
+
+// BackgroundNotSplit splits a command on `;`, `&&`, `||`, `|` and LF but
+// not on a lone `&`, as a regular expression written for the operators
+// between commands (`&&|\|\||;|\|`) forgets the one that runs the command
+// before it in the background (PERM-22): `ls & rm x` is one segment, which
+// an allow rule `ls:*` matches.
+func BackgroundNotSplit(command string) permission.Classification {
+	c := permission.Classify(command)
+	if c.Unknown {
+		return c
+	}
+	var segs []string
+	end := 0 // where the last segment ended in command
+	for _, s := range c.Segments {
+		i := end + strings.Index(command[end:], s)
+		if len(segs) > 0 && strings.TrimSpace(command[end:i]) == "&" {
+			segs[len(segs)-1] = command[i-len(segs[len(segs)-1])-(i-end) : i+len(s)]
+		} else {
+			segs = append(segs, s)
+		}
+		end = i + len(s)
+	}
+	return permission.Classification{Segments: segs, Inner: c.Inner}
+}

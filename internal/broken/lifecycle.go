@@ -1,0 +1,96 @@
+package broken
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/apexcheck/apexcheck/protocol"
+	"github.com/apexcheck/apexcheck/ref/loginpath"
+	"github.com/apexcheck/apexcheck/ref/server"
+	"github.com/apexcheck/apexcheck/ref/tool"
+)
+
+// Variants of when and how the tool does its work: a backend without
+// background support, a probe made at start-up, a probe that keeps the
+// shell's whole stdout.
+func init() {
+	Register("no-background-runs-launch", Variant{
+		Clause: "BG-21",
+		Defect: "has no background support and ignores `background`, so a launch runs in the foreground " +
+			"instead of being refused",
+		Scenarios: `^bg_no_support$`,
+		Serve: func(in io.Reader, out io.Writer) error {
+			s := server.ReferenceWith(func(c *tool.Config) { c.Background = nil })
+			s.Capabilities = slices.DeleteFunc(slices.Clone(s.Capabilities), func(c string) bool {
+				return c == protocol.CapBackground
+			})
+			inner := s.Tool
+			s.Tool = ExecuteFunc{Handler: inner, Exec: func(ctx context.Context, c tool.Call) protocol.Result {
+				c.Args = rewriteArgs(c.Args, func(m map[string]any) { delete(m, "background") })
+				return inner.Execute(ctx, c)
+			}}
+			return s.Serve(in, out)
+		},
+	})
+	Register("path-probe-at-start", Variant{
+		Clause:    "PATH-16",
+		Defect:    "probes the login PATH when the tool is built, so that the first call need not wait for it",
+		Scenarios: `^path_lazy$`,
+		Serve: withLoginPATH(func(probe func() (string, bool)) func() (string, bool) {
+			probe()
+			return probe
+		}),
+	})
+	Register("path-probe-reads-all", Variant{
+		Clause: "PATH-28",
+		Defect: "collects the login shell's whole stdout and takes its last line (subprocess.run(...).stdout." +
+			"split('\\n')[-1]), so a banner or a long line of 64 MiB stays in memory",
+		Scenarios: `^path_stdout_memory$`,
+		Serve: withLoginPATH(func(func() (string, bool)) func() (string, bool) {
+			var once sync.Once
+			var path string
+			var ok bool
+			return func() (string, bool) {
+				once.Do(func() { path, ok = probeReadingAll() })
+				return path, ok
+			}
+		}),
+	})
+}
+
+// probeReadingAll runs the login shell as the reference does (PATH-1,
+// PATH-4, PATH-6) but collects its stdout whole, to its end, before it
+// selects the last line.
+func probeReadingAll() (string, bool) {
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		return "", false
+	}
+	cmd := exec.Command(shell, loginpath.Flags, loginpath.Command)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil || cmd.Start() != nil {
+		return "", false
+	}
+	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	bound := time.AfterFunc(loginpath.Bound, kill)
+	out, rerr := io.ReadAll(stdout)
+	werr := cmd.Wait()
+	bound.Stop()
+	kill()
+	if rerr != nil || werr != nil {
+		return "", false
+	}
+	last := out[bytes.LastIndexByte(out, '\n')+1:]
+	if loginpath.Check(last) != nil {
+		return "", false
+	}
+	return string(last), true
+}
