@@ -16,18 +16,14 @@ import (
 // catch a port that gets them wrong. It only shrinks: a clause that gains a
 // variant must leave it (TestEveryMustClauseHasAVariant fails until it
 // does), and a new MUST clause must come with a variant, not onto this
-// list. docs/mutation.md ("Realistic defects") says why the ones of
-// call.md, display.md and output.md are left.
+// list. docs/mutation.md ("Realistic defects") says why each is left.
 var withoutVariant = []string{
-	// background.md
 	// output.md
 	"OUT-32",
 	// path-probe.md
 	"PATH-24", "PATH-29",
 	// permissions.md
 	"PERM-18",
-	// protocol.md
-	"PROTO-17",
 }
 
 // TestEveryMustClauseHasAVariant checks that every MUST clause of spec/ is

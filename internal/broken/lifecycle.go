@@ -39,6 +39,17 @@ func init() {
 			return s.Serve(in, out)
 		},
 	})
+	Register("tool-per-call", Variant{
+		Clause: "PROTO-17",
+		Defect: "builds a tool instance for each call, as a stateless request handler does, so a background " +
+			"command and its output live in an instance no later call reaches",
+		Scenarios: `^bg_retrieve_running_exited$`,
+		Serve: func(in io.Reader, out io.Writer) error {
+			s := server.Reference()
+			s.Tool = &perCall{Handler: s.Tool}
+			return s.Serve(in, out)
+		},
+	})
 	Register("path-probe-at-start", Variant{
 		Clause:    "PATH-16",
 		Defect:    "probes the login PATH when the tool is built, so that the first call need not wait for it",
@@ -63,6 +74,32 @@ func init() {
 			}
 		}),
 	})
+}
+
+// perCall is a handler that executes each call with a tool of its own,
+// made for it; it disposes of them all when the session ends, so that
+// their commands end with it.
+type perCall struct {
+	server.Handler
+	mu    sync.Mutex
+	tools []server.Handler
+}
+
+func (p *perCall) Execute(ctx context.Context, c tool.Call) protocol.Result {
+	t := server.Reference().Tool
+	p.mu.Lock()
+	p.tools = append(p.tools, t)
+	p.mu.Unlock()
+	return t.Execute(ctx, c)
+}
+
+func (p *perCall) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range p.tools {
+		t.Close()
+	}
+	p.Handler.Close()
 }
 
 // probeReadingAll runs the login shell as the reference does (PATH-1,
