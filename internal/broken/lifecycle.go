@@ -50,6 +50,13 @@ func init() {
 			return s.Serve(in, out)
 		},
 	})
+	Register("out-file-after-result", Variant{
+		Clause: "OUT-32",
+		Defect: "answers once the grace has passed but leaves the output streams piped into the full-output " +
+			"file (stdout.pipe(file), never unpiped), so what a detached grandchild writes later lands in it",
+		Scenarios: `^output_detached_grandchild$`,
+		Serve:     withPort(port{pumpsOutliveResult: true}),
+	})
 	Register("path-probe-at-start", Variant{
 		Clause:    "PATH-16",
 		Defect:    "probes the login PATH when the tool is built, so that the first call need not wait for it",
