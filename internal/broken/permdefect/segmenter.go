@@ -312,13 +312,14 @@ func BackgroundNotSplit(command string) permission.Classification {
 		return c
 	}
 	var segs []string
-	end := 0 // where the last segment ended in command
+	start, end := 0, 0 // where the last segment starts and ends in command
 	for _, s := range c.Segments {
 		i := end + strings.Index(command[end:], s)
 		if len(segs) > 0 && strings.TrimSpace(command[end:i]) == "&" {
-			segs[len(segs)-1] = command[i-len(segs[len(segs)-1])-(i-end) : i+len(s)]
+			segs[len(segs)-1] = command[start : i+len(s)]
 		} else {
 			segs = append(segs, s)
+			start = i
 		}
 		end = i + len(s)
 	}
