@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -445,6 +446,8 @@ func (c *Client) readLoop(stdout *os.File) {
 			c.Kill()
 			return
 		}
+		// The reader's buffer is reused for the next line.
+		resp.Raw = append(json.RawMessage(nil), line...)
 		c.dispatch(resp, line)
 	}
 }

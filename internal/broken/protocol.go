@@ -76,6 +76,60 @@ func init() {
 			return true
 		}),
 	})
+	Register("exit-code-omitted-when-null", Variant{
+		Clause: "PROTO-8",
+		Defect: "builds details.execution with exitCode: code ?? undefined, so JSON.stringify drops the member " +
+			"when the command did not run to an exit status, where it must be present and null",
+		Scenarios: `^exec_(abort_running|timeout_kills_tree)$`,
+		Serve: interposed(nil, func(m map[string]json.RawMessage) bool {
+			if messageType(m) != protocol.TypeResult {
+				return true
+			}
+			m["result"] = editObject(m["result"], func(r map[string]json.RawMessage) {
+				if r["details"] == nil {
+					return
+				}
+				r["details"] = editObject(r["details"], func(d map[string]json.RawMessage) {
+					if d["execution"] == nil {
+						return
+					}
+					d["execution"] = editObject(d["execution"], func(e map[string]json.RawMessage) {
+						if string(e["exitCode"]) == "null" {
+							delete(e, "exitCode")
+						}
+					})
+				})
+			})
+			return true
+		}),
+	})
+	Register("partial-omitted-when-false", Variant{
+		Clause: "OUT-8",
+		Defect: "serializes truncation with defaults left out (Rust's skip_serializing_if, a Python asdict " +
+			"filtered of false), so lastLinePartial is absent whenever it is false, where every member is present",
+		Scenarios: `^output_(line_limit|byte_limit|updates)$`,
+		Serve: interposed(nil, func(m map[string]json.RawMessage) bool {
+			if t := messageType(m); t != protocol.TypeResult && t != protocol.TypeUpdate {
+				return true
+			}
+			m["result"] = editObject(m["result"], func(r map[string]json.RawMessage) {
+				if r["details"] == nil {
+					return
+				}
+				r["details"] = editObject(r["details"], func(d map[string]json.RawMessage) {
+					if d["truncation"] == nil {
+						return
+					}
+					d["truncation"] = editObject(d["truncation"], func(tr map[string]json.RawMessage) {
+						if string(tr["lastLinePartial"]) == "false" {
+							delete(tr, "lastLinePartial")
+						}
+					})
+				})
+			})
+			return true
+		}),
+	})
 	Register("shutdown-answered-first", Variant{
 		Clause: "PROTO-9",
 		Defect: "answers shutdown as soon as it reads it and then aborts the calls in flight, whose results " +
