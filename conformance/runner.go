@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/internal/linediff"
 	"github.com/apexcheck/apexcheck/conformance/script"
 	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -370,7 +371,9 @@ func (s *scenarioT) Verbose() bool                  { return false }
 func (s *scenarioT) result(sc suite.Scenario) suite.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res := suite.Result{Scenario: sc, Log: s.log.String()}
+	// cmp's diffs are turned to -want +got, the direction of every other
+	// diff a report shows.
+	res := suite.Result{Scenario: sc, Log: linediff.WantGot(s.log.String())}
 	switch {
 	case s.skipped:
 		res.Outcome, res.Message = suite.Skipped, s.message

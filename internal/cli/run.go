@@ -73,6 +73,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				err = ledger.CheckProfile(profile, all)
 			}
+			if err == nil {
+				err = ledger.CheckReviewed()
+			}
 		}
 		if err == nil && ledger.Note != "" {
 			fmt.Fprintln(stderr, "apexcheck: note:", ledger.Note)
