@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShowAndExplainScenario: the scenario is the spec, read from the
+// binary. show prints it byte for byte as embedded, by name or path;
+// explain takes a scenario name as well as a clause ID.
+func TestShowAndExplainScenario(t *testing.T) {
+	mixed(t)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // exact, when set
+		want   []string
+	}{
+		{"show by name", []string{"show", "exec_fails"}, ExitConformant, failing, nil},
+		{"show by path", []string{"show", "testdata/scripts/exec_fails.txtar"}, ExitConformant, failing, nil},
+		{"show by file name", []string{"show", "exec_fails.txtar"}, ExitConformant, failing, nil},
+		{"show unknown", []string{"show", "exec_fail"}, ExitUsage, "", []string{"apexcheck show: no scenario exec_fail; did you mean exec_fails (apexcheck list names them all)"}},
+		{"show nothing", []string{"show"}, ExitUsage, "", []string{"want one scenario name"}},
+		{"explain scenario", []string{"explain", "exec_fails"}, ExitConformant, "", []string{
+			"exec_fails (testdata/scripts/exec_fails.txtar)\nA deliberate failure.\nclauses: EXEC-1\n\nproves:\n  EXEC-1 (MUST) spec/t.md\n    Output is exact.\n",
+			"the whole scenario: apexcheck show exec_fails\n"}},
+		{"explain clause", []string{"explain", "exec-1"}, ExitConformant, "", []string{"EXEC-1 (MUST; derived: test) spec/t.md"}},
+		{"explain unknown clause", []string{"explain", "EXEC-9"}, ExitUsage, "", []string{"no clause EXEC-9"}},
+		{"explain unknown scenario", []string{"explain", "nope"}, ExitUsage, "", []string{"nope is not a clause ID (such as EXEC-10), and no scenario nope"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			if code != tt.code || tt.stdout != "" && stdout != tt.stdout {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, tt.code, stdout, tt.stdout, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout+stderr, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestListJSON: list --json is the table's content as JSON, for scripts.
+func TestListJSON(t *testing.T) {
+	mixed(t)
+	code, stdout, stderr := run(t, "list", "--json", "--run", "^exec_")
+	if code != ExitConformant {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var got []listEntry
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("decode %s: %v", stdout, err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d scenarios, want the 3 of exec:\n%s", len(got), stdout)
+	}
+	needs := got[2]
+	if needs.Name != "exec_needs" || needs.File != "testdata/scripts/exec_needs.txtar" || needs.Area != "exec" ||
+		strings.Join(needs.Clauses, ",") != "EXEC-2" || strings.Join(needs.Requires, ",") != "no-such-capability" ||
+		needs.Summary != "Needs a capability nobody declares." || len(needs.Profiles) != 1 {
+		t.Errorf("entry %+v", needs)
+	}
+	if got[0].Requires == nil || !strings.Contains(stdout, `"requires": []`) {
+		t.Errorf("an empty list is not []:\n%s", stdout)
+	}
+}
+
+// TestCLIManners: the small things a user meets first.
+func TestCLIManners(t *testing.T) {
+	mixed(t)
+	_, version, _ := run(t, "version")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout or stderr
+	}{
+		{"--version", []string{"--version"}, ExitConformant, version},
+		{"-version", []string{"-version"}, ExitConformant, version},
+		{"--lang in another case", []string{"init", "--lang", "Python", "--dir", filepath.Join(dir, "py")}, ExitConformant, "adapter.py"},
+		{"--lang in capitals", []string{"init", "--lang", "GO", "--dir", filepath.Join(dir, "go")}, ExitConformant, "main.go"},
+		// A relative path that does not exist is reported where the user
+		// looked for it, not inside a scenario's temporary directory.
+		{"missing relative --impl", []string{"--impl", "sh ./nope.sh", "--progress", "off"}, ExitUsage, filepath.Join(dir, "nope.sh")},
+		{"missing ../ --impl", []string{"--impl", "sh ../nope.sh", "--progress", "off"}, ExitUsage, filepath.Join(filepath.Dir(dir), "nope.sh")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
+				t.Errorf("exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", code, tt.code, tt.want, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, "apexcheck-handshake-") {
+				t.Errorf("names the kit's temporary directory:\n%s%s", stdout, stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "py", "adapter.py")); err != nil {
+		t.Error(err)
+	}
+}
