@@ -22,7 +22,9 @@ not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
 --certify), 1 not, 2 bad usage or setup, 130 interrupted (SIGINT or SIGTERM:
-the implementations are killed and the run's files removed).`
+the implementations are killed, the run's files removed, and the scenarios
+that finished before are summed up), 141 when the reader of the output went
+away (apexcheck | head: the same clean-up, quietly).`
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("", stdout, stderr)
@@ -105,6 +107,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 
+	// From here on a signal or a closed output ends the run cleanly, the
+	// handshake included.
+	watch := watchInterrupts(stdout, stderr, cfg.Tracker)
+	stdout, stderr = watch.writer(stdout), watch.writer(stderr)
 	hello, err := conformance.Handshake(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
@@ -115,6 +121,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if err := writeReports(rep, &f.reportFlags, stdout); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 		}
+		watch.stop()
 		return ExitUsage
 	}
 	impl := *hello.Hello.Implementation
@@ -132,13 +139,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		Ledger: ledger, Clauses: clauses, Scripts: embedded.Scripts, RerunFlags: f.rerunFlags()}
 	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
 	cfg.OnResult = func(r suite.Result) {
-		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
+		watch.result(r, func() { prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) }) })
 	}
 	cfg.OnStart = prog.start
 	start := time.Now()
-	stopWatching := stopOnSignal(stderr, cfg.Tracker, prog.done)
+	watch.started(len(selected), prog.done)
 	results, err := conformance.Run(cfg)
-	stopWatching()
+	watch.stop()
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
