@@ -142,3 +142,9 @@ func sortedKeys(m map[string]bool) []string {
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ")
 }
+
+// indent8 indents every line of s by eight spaces, under a label that
+// indent indented (indent twice would lose the first line's).
+func indent8(s string) string {
+	return "        " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n        ")
+}

@@ -888,7 +888,7 @@ func TestFailureBlock(t *testing.T) {
 	}
 	rerun := "apexcheck --impl '" + impl + "' --bound 45s --run '^output_exit_status$' -v"
 	block := []string{
-		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\n",
+		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\nsee:    apexcheck show output_exit_status (the scenario as shipped)\n",
 		"failed: stdout and got differ\n",
 		"proves: OUT-10 (MUST) The output part of a finished foreground result is the tail",
 		"\n        OUT-12 (MUST) The by-lines footer is `[Showing lines <start>-<end> of <totalLines>. Full output: <P>]`",

@@ -83,7 +83,7 @@ func explainScenario(stdout, stderr io.Writer, s suite.Scenario, clauses []suite
 			if c.ID == id {
 				// Without the provenance, which explain CLAUSE prints: here
 				// the clauses' texts are what the reader compares.
-				fmt.Fprintf(stdout, "  %s (%s%s) spec/%s\n%s\n", c.ID, c.Level, coreMarker(c), c.File, indent(indent(c.Text)))
+				fmt.Fprintf(stdout, "  %s (%s%s) spec/%s\n%s\n", c.ID, c.Level, coreMarker(c), c.File, indent(c.Text))
 				found = true
 			}
 		}

@@ -110,3 +110,18 @@ func TestCLIManners(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestVerboseExplanation: -v shows a failed scenario's explanation, its
+// opening comment, before the log, and every failure says how to see the
+// whole scenario without a clone.
+func TestVerboseExplanation(t *testing.T) {
+	useSuite(t, map[string]string{"exec_fails": "# A deliberate failure.\n# clauses: EXEC-1\n# The second line of the explanation,\n# and its third.\n\n# A section.\ncall '{\"command\":\"echo hi\"}'\n# The failing section.\ntext 'nope\\n'\n"})
+	code, stdout, _ := run(t, "--impl", ref, "--progress", "off", "-v")
+	want := "    scenario (apexcheck show exec_fails):\n        A deliberate failure.\n        clauses: EXEC-1\n        The second line of the explanation,\n        and its third.\n    log:\n"
+	if code != ExitNotConformant || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d; -v output lacks\n%s\n%s", code, want, stdout)
+	}
+	if !strings.Contains(stdout, "    see:    apexcheck show exec_fails (the scenario as shipped)\n") {
+		t.Errorf("the failure does not say how to see the scenario:\n%s", stdout)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 	"time"
@@ -222,10 +223,18 @@ func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool)
 	case st == verdict.FlakyPass:
 		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
 	case r.Outcome == suite.Failed || r.Outcome == suite.Errored:
+		if verbose {
+			// The scenario's own explanation first: testscript keeps only
+			// the first line of each passed section in the log, and a
+			// long log loses its start.
+			if data, err := fs.ReadFile(rep.Scripts, r.Scenario.Path); err == nil {
+				fmt.Fprintf(w, "    scenario (apexcheck show %s):\n%s\n", r.Scenario.Name, indent8(explanation(data)))
+			}
+		}
 		if verbose && r.Log != "" {
 			// The whole log: each command and its output, which the
 			// block's diff and tails summarise.
-			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog)))))
+			fmt.Fprintf(w, "    log:\n%s\n", indent8(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog))))
 		}
 		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
 	case r.Outcome == suite.Skipped && r.Message != "":
