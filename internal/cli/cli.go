@@ -59,6 +59,7 @@ func init() {
 		{"list", "[flags]", "list the scenarios with their clauses and required capabilities", listHelp, cmdList},
 		{"explain", "CLAUSE|SCENARIO", "print a clause and the scenarios that prove it, or a scenario and its clauses", explainHelp, cmdExplain},
 		{"show", "SCENARIO", "print a scenario as shipped, from the binary", showHelp, cmdShow},
+		{"replay", "[flags] TRANSCRIPT", "send a kept protocol transcript (--keep-work) to an implementation again", replayHelp, cmdReplay},
 		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
 		{"compare", "[flags] REPORT.jsonl...", "turn JSON Lines reports into one implementations × clauses matrix", compareHelp, cmdCompare},
 		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},

@@ -4,8 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/apexcheck/apexcheck/conformance"
+	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/script"
 )
 
 // TestShowAndExplainScenario: the scenario is the spec, read from the
@@ -124,4 +129,90 @@ func TestVerboseExplanation(t *testing.T) {
 	if !strings.Contains(stdout, "    see:    apexcheck show exec_fails (the scenario as shipped)\n") {
 		t.Errorf("the failure does not say how to see the scenario:\n%s", stdout)
 	}
+}
+
+// TestKeepWorkTranscriptReplay: --keep-work keeps, beside the failed
+// scenario's files, the scenario as shipped and a transcript of its
+// protocol messages, both directions, labelled; apexcheck replay sends
+// the transcript's requests to an implementation again and prints what
+// it answers in the same form.
+func TestKeepWorkTranscriptReplay(t *testing.T) {
+	useSuite(t, map[string]string{"call_ok": passing, "exec_fails": failing})
+	t.Setenv("TMPDIR", t.TempDir())
+	_, stdout, _ := run(t, "--impl", ref, "--progress", "off", "--keep-work")
+	m := regexp.MustCompile(`work directory kept: (\S+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no work directory printed:\n%s", stdout)
+	}
+	dir := m[1]
+	if data, err := os.ReadFile(filepath.Join(dir, conformance.KeptScenario)); err != nil || string(data) != failing {
+		t.Errorf("kept scenario %q, %v; want the scenario as shipped", data, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "*"+script.TranscriptSuffix)); len(left) > 0 {
+		t.Errorf("transcripts left beside the work directories: %v", left)
+	}
+	file := filepath.Join(dir, conformance.KeptTranscript)
+	recorded, err := readTranscript(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The scenario: hello, call, text (no message), then the runner's
+	// shutdown at the end.
+	var kinds []string
+	for _, e := range recorded {
+		kind := e.Dir
+		if e.Msg != nil {
+			var m struct{ Type string }
+			json.Unmarshal(e.Msg, &m)
+			kind += " " + m.Type
+		}
+		kinds = append(kinds, kind)
+	}
+	if got := strings.Join(kinds, ", "); !strings.HasPrefix(got, "start, send hello, recv hello, send call, recv result") {
+		t.Errorf("transcript entries: %s", got)
+	}
+	if recorded[0].Impl != 1 || len(recorded[0].Argv) == 0 || !strings.Contains(strings.Join(recorded[0].Env, "\n"), "HOME="+dir) {
+		t.Errorf("first entry %+v, want the start of implementation 1, with the scenario's environment", recorded[0])
+	}
+
+	code, out, stderr := run(t, "replay", "--impl", ref, file)
+	if code != ExitConformant || !strings.Contains(stderr, "apexcheck replay: implementation 1: sent ") {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, stderr)
+	}
+	replayed, err := readTranscript(writeTemp(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawHi := false
+	for _, e := range replayed {
+		if e.Dir == client.TranscriptRecv && strings.Contains(string(e.Msg), `"text":"hi\n"`) {
+			sawHi = true
+		}
+	}
+	if !sawHi || countDir(replayed, 1, client.TranscriptSend) != countDir(recorded, 1, client.TranscriptSend) {
+		t.Errorf("the replay did not send the same requests and get the call's result:\n%s", out)
+	}
+
+	for _, tt := range []struct {
+		name, text string
+	}{
+		{"not JSON", "nope\n"},
+		{"unknown member", `{"impl":1,"dir":"send","msg":{},"extra":1}` + "\n"},
+		{"unknown direction", `{"impl":1,"dir":"sideways"}` + "\n"},
+		{"empty", ""},
+	} {
+		if code, _, stderr := run(t, "replay", writeTemp(t, tt.text)); code != ExitUsage || !strings.Contains(stderr, "read transcript") {
+			t.Errorf("replay of a transcript %s: exit %d, %s", tt.name, code, stderr)
+		}
+	}
+}
+
+// writeTemp writes text to a temporary file and returns its name.
+func writeTemp(t *testing.T, text string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
