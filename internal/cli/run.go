@@ -227,7 +227,11 @@ func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool)
 			// The scenario's own explanation first: testscript keeps only
 			// the first line of each passed section in the log, and a
 			// long log loses its start.
-			if data, err := fs.ReadFile(rep.Scripts, r.Scenario.Path); err == nil {
+			scripts := rep.Scripts
+			if scripts == nil {
+				scripts = embedded.Scripts // a merge: its reports are of the embedded suite
+			}
+			if data, err := fs.ReadFile(scripts, r.Scenario.Path); err == nil {
 				fmt.Fprintf(w, "    scenario (apexcheck show %s):\n%s\n", r.Scenario.Name, indent8(explanation(data)))
 			}
 		}
