@@ -40,6 +40,10 @@ func (l *Ledger) CheckReviewed() error {
 	if len(todo) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s: %d entries are not reviewed (their reason is a placeholder such as \"TODO: review\"): %s; read each failure and write why it is expected",
-		ErrLedger, l.Path, len(todo), strings.Join(todo, ", "))
+	what := fmt.Sprintf("%d entries are", len(todo))
+	if len(todo) == 1 {
+		what = "1 entry is"
+	}
+	return fmt.Errorf("%w: %s: %s not reviewed (a placeholder reason such as \"TODO: review\"): %s; read each failure and write why it is expected",
+		ErrLedger, l.Path, what, strings.Join(todo, ", "))
 }
