@@ -46,7 +46,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "broken" {
 		os.Exit(broken.Main(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeKit()
+	os.Exit(code)
 }
 
 // ref is the reference implementation as an --impl value.
