@@ -48,8 +48,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import v8 from "node:v8";
 import { errorResult, execution, newCall, observeSpawn, redirectConsole, serve, spawnedBy, tempHome } from "../lib/protocol.mjs";
 import { fullOutputPath, modelText, recordPtyExit, toolArguments } from "./translate.mjs";
+
+// WebAssembly runs on V8's baseline compiler only. Qwen's scheduler loads
+// WebAssembly modules (tree-sitter, for parsing commands), and V8 tiers
+// their hot functions up on a background thread; Node's exit joins that
+// thread (NodePlatform::Shutdown), so an exit right after a cancelled call
+// waited for an optimizing compile: tens of seconds on a loaded machine,
+// past the kit's bound on shutdown. Tiering is V8's, not Qwen's, and changes
+// no result; set before Qwen's code loads.
+v8.setFlagsFromString("--liftoff-only");
 
 redirectConsole(["log", "info", "warn", "debug"]);
 
