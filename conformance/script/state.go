@@ -129,7 +129,7 @@ func (s *state) startWith(opt startOptions, overrides []string, unset map[string
 	var c *client.Client
 	var err error
 	if opt.zero() {
-		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker})
+		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker, Startup: s.cfg.Startup})
 	} else {
 		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
 	}
