@@ -364,3 +364,27 @@ func TestParseRejects(t *testing.T) {
 		t.Errorf("Parse of the fake mapping: %v", err)
 	}
 }
+
+// TestServerAtFault checks that a server's own breakage is named as the
+// server's, with what it did, not as a JSON decoder's complaint.
+func TestServerAtFault(t *testing.T) {
+	m, err := Parse([]byte(fakeMapping))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"not JSON", `read line; echo 'hello, I am a server'; cat >/dev/null`, `the server wrote a line that is not JSON-RPC: "hello, I am a server"`},
+		{"exits", `read line; exit 4`, `the server closed its stdout and exit status 4`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			_, err := Start(ctx, m, []string{"sh", "-c", tc.script}, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}

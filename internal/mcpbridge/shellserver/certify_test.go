@@ -56,3 +56,17 @@ func TestCertifiesCore(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPTools lists the server's tools as a mapping's author sees them.
+func TestMCPTools(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := cli.Main([]string{"mcp", "tools", "--mcp", os.Args[0] + " " + shellserver.Arg + " " + shellserver.JSON}, &stdout, &stderr)
+	if code != cli.ExitConformant {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"server shellserver-json 1.0.0", "1 tools", "tool exec", `"timeout_ms"`, `"required"`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
