@@ -79,4 +79,3 @@ func cmdMCP(args []string, stdout, stderr io.Writer) int {
 func indentBy(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
-
