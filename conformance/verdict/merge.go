@@ -226,7 +226,11 @@ func MergeReports(shards []*ShardReport, scenarios []suite.Scenario, digest stri
 			len(dups), strings.Join(dups, ", ")))
 	}
 	if len(unknown) > 0 {
-		problems = append(problems, fmt.Sprintf("%d scenarios this suite does not have in profile %s: %s", len(unknown), profile.OrDefault(), strings.Join(unknown, ", ")))
+		in := ""
+		if p := profile.OrDefault(); p != suite.Apex {
+			in = " in profile " + string(p)
+		}
+		problems = append(problems, fmt.Sprintf("%d scenarios this suite does not have%s: %s", len(unknown), in, strings.Join(unknown, ", ")))
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%w: the reports do not cover the suite exactly once: %s", ErrMerge, strings.Join(problems, "; "))
