@@ -33,7 +33,7 @@ import (
 //	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
-//	contains STRING                               the last result's text contains STRING (portable.go)
+//	contains [-if-result] STRING                  the last result's text contains STRING (portable.go)
 //	textsize [-max N] [-min N]                    the last result's text is within N bytes (portable.go)
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
