@@ -121,8 +121,11 @@ func (m *Mapping) output(text string) (out string, code int, ok bool) {
 				out = s
 			}
 		}
-		if m.Result.ExitCode != "" && json.Unmarshal(obj[m.Result.ExitCode], &code) == nil {
-			return out, code, true
+		// A pointer: null decodes into an int as no change, which would
+		// report a killed command's null as exit status 0.
+		var n *int
+		if m.Result.ExitCode != "" && json.Unmarshal(obj[m.Result.ExitCode], &n) == nil && n != nil {
+			return out, *n, true
 		}
 		return out, 0, false
 	}
