@@ -40,6 +40,8 @@ type state struct {
 	// implementation answered hello: its own, not a command's (see
 	// client.Snapshot).
 	own client.Snapshot
+	// rec is the scenario's transcript, once opened (transcript.go).
+	rec *client.Transcript
 }
 
 // wasAborted reports whether the call p was aborted: sent with an aborted
@@ -129,7 +131,7 @@ func (s *state) startWith(opt startOptions, overrides []string, unset map[string
 	var c *client.Client
 	var err error
 	if opt.zero() {
-		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker, Startup: s.cfg.Startup})
+		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), s.clientOptions())
 	} else {
 		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
 	}
