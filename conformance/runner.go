@@ -40,6 +40,9 @@ type Config struct {
 	Parallel int
 	// Bound overrides [client.DefaultBound].
 	Bound time.Duration
+	// Startup is the implementation's start-up allowance, before the
+	// bound on its hello answer begins (see [client.Options.Startup]).
+	Startup time.Duration
 	// KeepWork keeps the work directory of failed and errored scenarios,
 	// with the scenario (KeptScenario) and a transcript of its protocol
 	// messages (KeptTranscript) in it.
@@ -80,7 +83,7 @@ func (c *Config) bound() time.Duration {
 
 // script is what the scenario commands need of the run.
 func (cfg *Config) script() *script.Config {
-	return &script.Config{Impl: cfg.Impl, Bound: cfg.Bound, SelfExe: cfg.SelfExe,
+	return &script.Config{Impl: cfg.Impl, Bound: cfg.Bound, Startup: cfg.Startup, SelfExe: cfg.SelfExe,
 		Capabilities: cfg.Capabilities, Tracker: cfg.Tracker, Transcripts: cfg.KeepWork}
 }
 
@@ -94,7 +97,7 @@ func Handshake(cfg Config) (*client.Client, error) {
 	cfg.Tracker.TrackDir(dir, true)
 	defer func() { os.RemoveAll(dir); cfg.Tracker.TrackDir(dir, false) }()
 	return client.Handshake(cfg.Impl, append(os.Environ(), "HOME="+dir, "TMPDIR="+dir), dir, cfg.bound(),
-		client.Options{Tracker: cfg.Tracker})
+		client.Options{Tracker: cfg.Tracker, Startup: cfg.Startup})
 }
 
 // prepare extracts the scenarios to disk (testscript reads files) and

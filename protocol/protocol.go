@@ -100,13 +100,18 @@ type Response struct {
 	ID   string `json:"id"`
 	Type string `json:"type"`
 
-	// hello
+	// hello. Capabilities is written in every hello answer, as [] when
+	// there are none (PROTO-3): see MarshalJSON.
 	Protocol       int             `json:"protocol,omitempty"`
 	Implementation *Implementation `json:"implementation,omitempty"`
 	Capabilities   []string        `json:"capabilities,omitempty"`
 
 	// update and result
 	Result *Result `json:"result,omitempty"`
+
+	// Cancelled, in a result, says that the call ended by its abort and
+	// the tool gave no result for it (PROTO-24): Result is then absent.
+	Cancelled bool `json:"cancelled,omitempty"`
 
 	// result, when the call asked for evidence
 	Evidence []EvidenceRecord `json:"evidence,omitempty"`
@@ -124,6 +129,26 @@ type Response struct {
 	// judge members the struct cannot tell apart (an absent exitCode and a
 	// null one decode alike). It is never encoded.
 	Raw json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the response with every member that is set, and a
+// hello answer with its capabilities even when there are none: PROTO-3
+// requires the member, and omitempty would drop an empty list.
+func (r Response) MarshalJSON() ([]byte, error) {
+	type plain Response // without this method
+	var v any = plain(r)
+	if r.Type == TypeHello {
+		caps := r.Capabilities
+		if caps == nil {
+			caps = []string{}
+		}
+		v = struct {
+			plain
+			Capabilities []string `json:"capabilities"`
+		}{plain(r), caps}
+	}
+	// Marshal, not json.Marshal: the text is written as it is (PROTO-1).
+	return Marshal(v)
 }
 
 // Implementation names the implementation under test.

@@ -127,6 +127,11 @@ type Options struct {
 	// -pty` learns it there), else 0; with an error too, when it knows
 	// one, so that the implementation is killed with its parent.
 	Started func(*Client) (pid int, err error)
+	// Startup is how long the implementation may take to start before
+	// the bound on its hello answer begins: the MCP bridge first starts
+	// its server and completes the MCP handshake, within a start-up
+	// bound of its own, and answers hello only then.
+	Startup time.Duration
 	// Transcript, when set, records every line written to the
 	// implementation's stdin and read from its stdout.
 	Transcript *Transcript
@@ -242,7 +247,7 @@ func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) 
 	p, err := c.Send(protocol.Request{Type: protocol.TypeHello, Versions: []int{protocol.Version}})
 	if err == nil {
 		var resp protocol.Response
-		resp, err = c.Await(p, bound)
+		resp, err = c.Await(p, opt.Startup+bound)
 		c.Hello = resp
 		if err == nil {
 			err = checkHello(resp)

@@ -87,3 +87,48 @@ func Reap(marker string, exclude int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Snapshot is a set of processes, each known by its pid and start time, so
+// that a pid the system reuses later is not taken for the process.
+type Snapshot map[int]string
+
+// Snap records the live processes carrying marker, other than exclude and
+// this process. Taken once the implementation has answered hello, before
+// any call, it holds the implementation's own processes: the MCP server
+// the bridge started and talks to, say, or a helper an adapter runs. No
+// command has run yet, so none of them is a command's.
+func Snap(marker string, exclude int) Snapshot {
+	s := Snapshot{}
+	for _, pid := range Survivors(marker, exclude) {
+		if t := startTime(pid); t != "" {
+			s[pid] = t
+		}
+	}
+	return s
+}
+
+// Has reports whether pid is a process s recorded, still the same one.
+func (s Snapshot) Has(pid int) bool {
+	t, ok := s[pid]
+	return ok && startTime(pid) == t
+}
+
+// startTime is the start time of process pid (field 22 of its stat file,
+// in clock ticks since boot), or "" when it is gone.
+func startTime(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The fields after the parenthesised command name, which may itself
+	// contain spaces and parentheses: state is field 3, starttime 22.
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return ""
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 20 {
+		return ""
+	}
+	return fields[19]
+}

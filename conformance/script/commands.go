@@ -33,7 +33,7 @@ import (
 //	send -dup LINE                                send a raw line reusing the id of a call in flight; its error answer becomes the last response
 //	field PATH [JSON]                             assert (or print) a field of the last response
 //	text [-file F] [STRING]                       assert the last result's exact text
-//	contains STRING                               the last result's text contains STRING (portable.go)
+//	contains [-if-result] STRING                  the last result's text contains STRING (portable.go)
 //	textsize [-max N] [-min N]                    the last result's text is within N bytes (portable.go)
 //	updates                                       print the last call's updates
 //	render JSON                                   print a call's display header
@@ -125,8 +125,10 @@ func cmdImpl(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		s.startWith(opt, overrides, unset)
 	case "shutdown":
+		s.abortedAll = true // PROTO-9 aborts every call in flight
 		s.check(s.ensureClient().Shutdown(bound))
 	case "close":
+		s.abortedAll = true // PROTO-10
 		s.check(s.ensureClient().CloseStdin(bound))
 	case "kill":
 		s.ensureClient().Kill()
@@ -258,6 +260,19 @@ func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
 	if resp.Type == protocol.TypeError && resp.Error != nil {
 		s.errored("call answered with a protocol error: %s: %s", resp.Error.Code, resp.Error.Message)
 	}
+	if resp.Type == protocol.TypeResult && resp.Cancelled && resp.Result == nil {
+		// The tool gave no result for its aborted call (PROTO-24): not a
+		// success, and no text to check. Only an aborted call may end so.
+		if !s.wasAborted(p) {
+			s.errored("call answered cancelled with no result, but it was never aborted (PROTO-24)%s", note)
+		}
+		s.last, s.lastCall = &resp, p
+		s.ts.Logf("the call ended by its abort with no result (cancelled, PROTO-24)")
+		if !neg {
+			s.ts.Fatalf("call ended by its abort with no result (cancelled), want a success%s", note)
+		}
+		return
+	}
 	if resp.Type != protocol.TypeResult || resp.Result == nil {
 		s.errored("call answered with type %q and no result%s", resp.Type, note)
 	}
@@ -285,6 +300,7 @@ func cmdAbort(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	p, err := s.ensureClient().Send(protocol.Request{Type: protocol.TypeAbort, ID: *id, Target: target})
 	s.check(err)
+	s.aborted[target] = true
 	if *id != "" {
 		s.calls[*id] = p
 	}
@@ -564,20 +580,28 @@ func rawArgs(arg string) json.RawMessage {
 }
 
 // cmdNoSurvivors asserts that no process carrying the scenario's marker is
-// alive, other than the implementation itself while it runs. It waits up
-// to the bound for them to go: killed processes take a moment to be reaped.
+// alive, other than the implementation itself while it runs: its process
+// and the processes that were its own when it answered hello (an MCP
+// server behind the bridge, say), before any command ran. It waits up to
+// the bound for them to go: killed processes take a moment to be reaped.
 func cmdNoSurvivors(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "no-survivors")
 	within := fs.Duration("within", 10*time.Second, "how long processes may take to die")
 	parseFlags(ts, fs, args)
 	exclude := 0
+	var own client.Snapshot
 	if s.client != nil && !s.client.Exited() {
-		exclude = s.client.Pid()
+		exclude, own = s.client.Pid(), s.own
 	}
 	deadline := time.Now().Add(*within)
 	for {
-		pids := client.Survivors(s.marker, exclude)
+		var pids []int
+		for _, pid := range client.Survivors(s.marker, exclude) {
+			if !own.Has(pid) {
+				pids = append(pids, pid)
+			}
+		}
 		if len(pids) == 0 {
 			return
 		}

@@ -19,6 +19,9 @@ type Config struct {
 	// Bound bounds every wait for the implementation; zero is
 	// [client.DefaultBound].
 	Bound time.Duration
+	// Startup is the implementation's start-up allowance, before the
+	// bound on its hello answer begins (see [client.Options.Startup]).
+	Startup time.Duration
 	// SelfExe is an executable that plays the kit's helpers by the value of
 	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
 	// program run with /bin or TMPDIR changed (binoverlay) and the session

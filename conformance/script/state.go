@@ -31,14 +31,31 @@ type state struct {
 	lastNote string
 	// rssMark is the peak memory `rss mark` recorded, in bytes.
 	rssMark int64
+	// aborted holds the ids of the calls an abort request targeted, and
+	// abortedAll is set once shutdown or end of input aborted every call:
+	// only such a call may end cancelled, with no result (PROTO-24).
+	aborted    map[string]bool
+	abortedAll bool
+	// own are the processes that carried the marker when the
+	// implementation answered hello: its own, not a command's (see
+	// client.Snapshot).
+	own client.Snapshot
 	// rec is the scenario's transcript, once opened (transcript.go).
 	rec *client.Transcript
+}
+
+// wasAborted reports whether the call p was aborted: sent with an aborted
+// signal, targeted by an abort request, or in flight at shutdown or end
+// of input.
+func (s *state) wasAborted(p *client.Pending) bool {
+	return p.Request.Aborted || s.aborted[p.ID] || s.abortedAll
 }
 
 func newState(cfg *Config) *state {
 	var b [8]byte
 	rand.Read(b[:])
-	s := &state{cfg: cfg, marker: hex.EncodeToString(b[:]), calls: map[string]*client.Pending{}}
+	s := &state{cfg: cfg, marker: hex.EncodeToString(b[:]), calls: map[string]*client.Pending{},
+		aborted: map[string]bool{}}
 	s.cfg.Tracker.TrackMarker(s.marker, true)
 	return s
 }
@@ -122,6 +139,7 @@ func (s *state) startWith(opt startOptions, overrides []string, unset map[string
 		s.errored("start implementation %q: %v", strings.Join(s.cfg.Impl, " "), err)
 	}
 	s.client = c
+	s.own = client.Snap(s.marker, c.Pid())
 	hello := c.Hello
 	s.last = &hello
 }

@@ -10,7 +10,7 @@ import (
 // starts with: the run's tracker, and the scenario's transcript when the
 // run keeps them.
 func (s *state) clientOptions() client.Options {
-	return client.Options{Tracker: s.cfg.Tracker, Transcript: s.transcript()}
+	return client.Options{Tracker: s.cfg.Tracker, Transcript: s.transcript(), Startup: s.cfg.Startup}
 }
 
 // transcript returns the scenario's transcript, opening its file on first

@@ -76,7 +76,11 @@ func ReadShardReport(r io.Reader, name string) (*ShardReport, error) {
 			if err != nil {
 				return nil, fmt.Errorf("read report %s:%d: header: started: %w", name, n, err)
 			}
-			sr.Report = &Report{Kit: h.Kit, Suite: h.Suite, Implementation: h.Implementation,
+			// A report of a kit before profiles has none: the whole suite.
+			if _, err := suite.ParseProfile(string(h.Profile)); err != nil {
+				return nil, fmt.Errorf("read report %s:%d: header: %w", name, n, err)
+			}
+			sr.Report = &Report{Kit: h.Kit, Suite: h.Suite, Profile: h.Profile, Implementation: h.Implementation,
 				Capabilities: h.Capabilities, Command: h.Command, Started: started}
 		case "scenario":
 			if sr.Report == nil {
@@ -150,9 +154,12 @@ var mayDiffer = map[string]bool{"type": true, "started": true, "command": true, 
 // whole suite. It refuses reports that are not of one run: of different
 // kits, suites, implementations or capabilities (or any other header
 // member but started, command and ledger); a suite other than digest, the
-// suite this kit runs; and reports that do not cover scenarios exactly once,
-// naming every scenario missing, duplicated or unknown. Results take their
-// scenario metadata from scenarios and are sorted by name.
+// suite this kit runs; and reports that do not cover the scenarios of their
+// profile exactly once, naming every scenario missing, duplicated or
+// unknown. The profile is the shards' (their headers must agree on it, as
+// on everything else), and the merged report keeps it, so that a merged
+// core run is judged and certified under core. Results take their scenario
+// metadata from scenarios and are sorted by name.
 func MergeReports(shards []*ShardReport, scenarios []suite.Scenario, digest string) (*Report, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("%w: no reports", ErrMerge)
@@ -167,13 +174,15 @@ func MergeReports(shards []*ShardReport, scenarios []suite.Scenario, digest stri
 		return nil, fmt.Errorf("%w: %s is for suite %s, but this kit runs suite %s: merge with the apexcheck that ran the shards",
 			ErrMerge, first.Name, suite.ShortDigest(first.Report.Suite), suite.ShortDigest(digest))
 	}
+	profile := first.Report.Profile
+	scenarios = profile.OrDefault().Scenarios(scenarios)
 	known := map[string]suite.Scenario{}
 	for _, s := range scenarios {
 		known[s.Name] = s
 	}
 	from := map[string]string{}
 	var dups, unknown []string
-	merged := &Report{Kit: first.Report.Kit, Suite: digest, Implementation: first.Report.Implementation,
+	merged := &Report{Kit: first.Report.Kit, Suite: digest, Profile: profile, Implementation: first.Report.Implementation,
 		Capabilities: first.Report.Capabilities, ScriptDir: first.Report.ScriptDir, Started: first.Report.Started}
 	end := first.Report.Started
 	for _, sr := range shards {
@@ -217,7 +226,11 @@ func MergeReports(shards []*ShardReport, scenarios []suite.Scenario, digest stri
 			len(dups), strings.Join(dups, ", ")))
 	}
 	if len(unknown) > 0 {
-		problems = append(problems, fmt.Sprintf("%d scenarios this suite does not have: %s", len(unknown), strings.Join(unknown, ", ")))
+		in := ""
+		if p := profile.OrDefault(); p != suite.Apex {
+			in = " in profile " + string(p)
+		}
+		problems = append(problems, fmt.Sprintf("%d scenarios this suite does not have%s: %s", len(unknown), in, strings.Join(unknown, ", ")))
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%w: the reports do not cover the suite exactly once: %s", ErrMerge, strings.Join(problems, "; "))

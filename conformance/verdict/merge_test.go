@@ -215,3 +215,44 @@ func TestReadShardReportRefusals(t *testing.T) {
 		t.Errorf("unknown line type: %v", err)
 	}
 }
+
+// TestMergeKeepsProfile merges shards of a core run: the merged report
+// keeps the profile its shards' headers name, and the shards need cover
+// only the core scenarios (issue 17: every apex scenario was counted
+// missing, so no core run could be merged).
+func TestMergeKeepsProfile(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	all := append([]suite.Scenario(nil), mergeSuite...)
+	all[0].Profiles = []suite.Profile{suite.Core} // call_a
+	all[2].Profiles = []suite.Profile{suite.Core} // exec_c
+	var shards []*ShardReport
+	for i, names := range [][]string{{"call_a"}, {"exec_c"}, nil} {
+		rep := shard(t0, names...)
+		rep.Profile = suite.Core
+		sr, err := roundTrip(t, string(rune('a'+i))+".jsonl", rep, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, sr)
+	}
+	m, err := MergeReports(shards, all, mergeDigest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Profile != suite.Core || len(m.Results) != 2 {
+		t.Errorf("merged profile %q with %d results, want core with 2", m.Profile, len(m.Results))
+	}
+	if c := Certify(m, all, []suite.Clause{{ID: "CALL-1", Level: "MUST", Core: true}}, t0); !c.Certified || c.Profile != suite.Core {
+		t.Errorf("certificate of the merged core run: %+v", c)
+	}
+	// An apex scenario in a core shard is not of that run.
+	rep := shard(t0, "call_b")
+	rep.Profile = suite.Core
+	sr, err := roundTrip(t, "d.jsonl", rep, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := MergeReports(append(shards, sr), all, mergeDigest); err == nil || !strings.Contains(err.Error(), "call_b (in d.jsonl)") {
+		t.Errorf("a core merge with an apex scenario: %v", err)
+	}
+}

@@ -59,6 +59,22 @@ func init() {
 			return "exec setsid -w bash -c \"$(printf %s " + base64.StdEncoding.EncodeToString([]byte(cmd)) + " | base64 -d)\""
 		}),
 	})
+	Register("abort-waits-for-command", Variant{
+		Clause: "EXEC-27",
+		Defect: "looks at the abort signal only before the shell starts, so an aborted call goes on until its command ends, " +
+			"as a server that ignores MCP cancellation does (EXEC-27)",
+		Scenarios: `^exec_core_abort$`,
+		Serve:     withPort(port{abortOnlyBeforeStart: true}),
+	})
+	Register("timeout-cancelled", Variant{
+		Clause: "PROTO-24",
+		Defect: "answers a call that timed out as cancelled, with no result, as a bridge that takes every context error " +
+			"for a cancellation would: only an aborted call may end with no result, and a timeout is not an abort (PROTO-24)",
+		Scenarios: `^exec_core_timeout$`,
+		Serve: func(in io.Reader, out io.Writer) error {
+			return server.Reference().Serve(in, &cancellingTimeouts{w: out})
+		},
+	})
 	Register("waits-for-descendants", Variant{
 		Clause:    "EXEC-19",
 		Defect:    "waits for every process the command started, so a detached grandchild holds the call (EXEC-19)",
@@ -122,4 +138,22 @@ func rewritingCommand(edit func(string) string) func(io.Reader, io.Writer) error
 			m["command"] = edit(cmd)
 		}
 	})
+}
+
+// cancellingTimeouts passes the reference's messages on, but rewrites the
+// result of a call that timed out into a cancelled answer with no result.
+// The reference writes each message in one Write.
+type cancellingTimeouts struct{ w io.Writer }
+
+func (c *cancellingTimeouts) Write(p []byte) (int, error) {
+	var resp protocol.Response
+	if protocol.Unmarshal(p, &resp) == nil && resp.Type == protocol.TypeResult && resp.Result != nil &&
+		strings.Contains(resp.Result.Text, "Command timed out") {
+		line, _ := protocol.Marshal(protocol.Response{ID: resp.ID, Type: protocol.TypeResult, Cancelled: true})
+		if _, err := c.w.Write(append(line, '\n')); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return c.w.Write(p)
 }

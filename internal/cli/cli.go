@@ -64,6 +64,7 @@ func init() {
 		{"compare", "[flags] REPORT.jsonl...", "turn JSON Lines reports into one implementations × clauses matrix", compareHelp, cmdCompare},
 		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
 		{mcpbridge.Arg, "--mapping M -- CMD", "serve the protocol with an MCP server's shell tool (--mcp runs it)", mcpBridgeHelp, cmdMCPBridge},
+		{"mcp", "tools --mcp CMD", "print an MCP server's tools and their input schemas, to write its mapping", mcpHelp, cmdMCP},
 		{"init", "--lang LANG [--dir DIR]", "write a protocol adapter skeleton (python, node or go)", initHelp, cmdInit},
 		{"merge", "[flags] REPORT.jsonl...", "merge shard reports (--json of --shard runs) into one verdict", mergeHelp, cmdMerge},
 		{"ledger", "migrate FILE...", "rewrite expectation ledgers of the old format in the current one", ledgerHelp, cmdLedger},

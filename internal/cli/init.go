@@ -43,8 +43,15 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\nThe adapter speaks the protocol and runs each call with plain `bash -lc`.\n")
 	fmt.Fprintf(stdout, "Replace the function marked REPLACE THIS in %s with a call into your tool.\n", sk.Adapter)
-	fmt.Fprintf(stdout, "\nNext, certify it:\n\n")
+	fmt.Fprintf(stdout, "\nNext, certify it. A tool that is not a port of apex-code starts with the core profile:\n")
+	fmt.Fprintf(stdout, "what every agent's shell tool should do, whatever words it frames its results in. The\n")
+	fmt.Fprintf(stdout, "default profile, apex, is apex-code's whole contract, exact texts included.\n\n")
 	for _, c := range sk.Commands(*dir) {
+		if strings.HasPrefix(c, "apexcheck --impl ") {
+			fmt.Fprintf(stdout, "    %s --profile core\n", c)
+			fmt.Fprintf(stdout, "    %s                  # apex: the whole contract\n", c)
+			continue
+		}
 		fmt.Fprintf(stdout, "    %s\n", c)
 	}
 	fmt.Fprintf(stdout, "\nWhile failures remain, record them in an expectation ledger: add --write-expect expected.json,\n")

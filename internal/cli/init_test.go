@@ -38,8 +38,9 @@ func TestInitWritesAndRefuses(t *testing.T) {
 					t.Errorf("%s does not mark exactly one function to replace", name)
 				}
 			}
-			if !strings.Contains(stdout, "apexcheck --impl ") || !strings.Contains(stdout, dir) {
-				t.Errorf("stdout does not give the next command:\n%s", stdout)
+			if !strings.Contains(stdout, "apexcheck --impl ") || !strings.Contains(stdout, dir) ||
+				!strings.Contains(stdout, " --profile core\n") {
+				t.Errorf("stdout does not give the next commands, core first:\n%s", stdout)
 			}
 
 			// A porter's edits are never overwritten, and nothing else is

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/apexcheck/apexcheck"
 	"github.com/apexcheck/apexcheck/conformance/verdict"
@@ -21,6 +22,9 @@ import (
 type mcpFlags struct {
 	server  string
 	mapping string
+	// startup is the mapping's start-up bound, set by command: the
+	// runner's bound on the hello answer starts after it.
+	startup time.Duration
 }
 
 func (f *mcpFlags) register(fs *flag.FlagSet) {
@@ -51,9 +55,11 @@ func (f *mcpFlags) command(self, impl string) ([]string, error) {
 	if f.mapping == "" {
 		return nil, errors.New("--mcp needs --mcp-mapping")
 	}
-	if _, err := mcpbridge.Load(f.mapping, apexcheck.MCPMappings); err != nil {
+	m, err := mcpbridge.Load(f.mapping, apexcheck.MCPMappings)
+	if err != nil {
 		return nil, fmt.Errorf("--mcp-mapping: %w", err)
 	}
+	f.startup = m.Startup()
 	mapping := f.mapping
 	if _, err := os.Stat(mapping); err == nil {
 		if mapping, err = filepath.Abs(mapping); err != nil {

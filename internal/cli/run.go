@@ -42,7 +42,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return fs.usageError(err)
 	}
 	cfg := conformance.Config{Impl: argv, Scripts: embedded.Scripts, Dir: ".", Parallel: f.parallel, Tracker: new(client.Tracker),
-		Bound: f.bound, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
+		Bound: f.bound, Startup: f.mcp.startup, KeepWork: f.keepWork, SelfExe: self, MaxFail: f.maxFail}
 	if f.failFast {
 		cfg.MaxFail = 1
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 
@@ -19,7 +18,8 @@ import (
 )
 
 // terminateWait is how long closing the session waits for the server to
-// exit after its stdin closes, before the SDK sends SIGTERM.
+// exit after its stdin closes, before it sends SIGTERM, and after SIGTERM
+// before SIGKILL (server.stop).
 const terminateWait = 2 * time.Second
 
 // Bridge serves the kit's protocol with one MCP server's tool.
@@ -41,7 +41,8 @@ type inflightCall struct {
 }
 
 // Start starts the MCP server argv (its stderr going to stderr), performs
-// the MCP handshake and the mapping's setup requests. The bridge's working
+// the MCP handshake and the mapping's setup requests, all within ctx: the
+// server's start-up bound (Mapping.StartupSeconds). The bridge's working
 // directory is the "${cwd}" of the setup requests.
 func Start(ctx context.Context, m *Mapping, argv []string, stderr io.Writer) (*Bridge, error) {
 	if len(argv) == 0 {
@@ -51,12 +52,19 @@ func Start(ctx context.Context, m *Mapping, argv []string, stderr io.Writer) (*B
 	if err != nil {
 		return nil, fmt.Errorf("start mcp server: %w", err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = stderr
-	tap := &tapTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}
+	srv, err := startServer(argv, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("start mcp server %q: %w", argv[0], err)
+	}
+	tap := &tapTransport{Transport: srv.transport(), srv: srv}
 	client := mcp.NewClient(&mcp.Implementation{Name: "apexcheck-mcp-bridge", Version: version.Kit}, nil)
 	session, err := client.Connect(ctx, tap, &mcp.ClientSessionOptions{ProtocolVersion: m.ProtocolVersion})
 	if err != nil {
+		err = tap.conn.why(err)
+		srv.stop()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("mcp server %q did not finish its start-up (the MCP handshake) within the mapping's start-up bound of %v: %w", argv[0], m.startup(), err)
+		}
 		return nil, fmt.Errorf("connect to mcp server %q: %w", argv[0], err)
 	}
 	b := &Bridge{m: m, session: session, tap: tap.conn, cwd: cwd, impl: m.Implementation, inflight: map[string]*inflightCall{}}
@@ -69,7 +77,7 @@ func Start(ctx context.Context, m *Mapping, argv []string, stderr io.Writer) (*B
 		params := bytes.ReplaceAll(s.Params, []byte(`"${cwd}"`), mustJSON(cwd))
 		if _, err := b.tap.call(ctx, s.Method, params); err != nil {
 			session.Close()
-			return nil, fmt.Errorf("mcp setup request: %w", err)
+			return nil, fmt.Errorf("mcp setup request: %w", b.tap.why(err))
 		}
 	}
 	return b, nil
@@ -195,13 +203,15 @@ func (b *Bridge) startCall(req *protocol.Request) {
 		b.fail(req.ID, protocol.ErrBadRequest, err.Error())
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	if req.Aborted && b.declared(protocol.CapAbort) {
-		// The abort signal is already fired when the call starts: the
-		// server gets the call and, right after it, its cancellation, the
-		// nearest MCP has to a tool handed an aborted signal.
-		ctx = context.WithValue(ctx, writtenKey{}, func() { cancel() })
+		// The abort signal is already fired: an MCP host does not send a
+		// request it has already cancelled, and MCP has no way to hand a
+		// tool a cancelled call, so nothing is sent and nothing runs. The
+		// tool gave no result (PROTO-24).
+		b.w.Write(protocol.Response{ID: req.ID, Type: protocol.TypeResult, Cancelled: true})
+		return
 	}
+	ctx, cancel := context.WithCancel(context.Background())
 	b.mu.Lock()
 	if b.inflight[req.ID] != nil {
 		b.mu.Unlock()
@@ -230,12 +240,11 @@ func (b *Bridge) answer(id, cwd string, res *mcp.CallToolResult, err error, ctx 
 	case err == nil:
 		b.w.Write(protocol.Response{ID: id, Type: protocol.TypeResult, Result: b.m.callResult(res, cwd)})
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
-		// Cancelled by abort or shutdown: the SDK sent
-		// notifications/cancelled and, as MCP says, no result follows.
-		// The model is told the call was cancelled; nothing is known of
-		// the command.
-		b.w.Write(protocol.Response{ID: id, Type: protocol.TypeResult,
-			Result: &protocol.Result{IsError: true, Text: "MCP tools/call cancelled: the server sent no result"}})
+		// Cancelled by abort or shutdown before the server answered: the
+		// SDK sent notifications/cancelled and, as MCP says, no result
+		// follows. The tool gave none, so the bridge writes none: the call
+		// ended cancelled (PROTO-24).
+		b.w.Write(protocol.Response{ID: id, Type: protocol.TypeResult, Cancelled: true})
 	case errors.As(err, &wire):
 		r, perr := b.m.rpcErrorResult(wire)
 		if perr != nil {
@@ -247,7 +256,7 @@ func (b *Bridge) answer(id, cwd string, res *mcp.CallToolResult, err error, ctx 
 		// The connection to the server broke: the bridge cannot serve
 		// anything more, and says so by exiting, which errors the scenario
 		// with this message in the implementation's stderr.
-		fmt.Fprintf(os.Stderr, "apexcheck mcp-bridge: call %s: %v\n", id, err)
+		fmt.Fprintf(os.Stderr, "apexcheck mcp-bridge: call %s: %v\n", id, b.tap.why(err))
 		os.Exit(3)
 	}
 }

@@ -259,23 +259,24 @@ func TestBridgeAbortIsCancellation(t *testing.T) {
 	if got["a"].Type != protocol.TypeAbort {
 		t.Errorf("abort answered %+v", got["a"])
 	}
-	if r := got["long"].Result; r == nil || !r.IsError || r.Details != nil {
-		t.Errorf("aborted call answered %+v, want an error result without details", got["long"])
+	// The server sent nothing after its cancellation, so the bridge
+	// writes nothing in the tool's place (PROTO-24).
+	if r := got["long"]; r.Type != protocol.TypeResult || !r.Cancelled || r.Result != nil {
+		t.Errorf("aborted call answered %+v, want cancelled with no result", got["long"])
 	}
 	if log := s.logged("cancelled"); !strings.Contains(log, "cancelled") {
 		t.Errorf("the server never received notifications/cancelled:\n%s", log)
 	}
 
-	// A call that arrives aborted reaches the server, then its
-	// cancellation: the tool, not the bridge, decides what runs.
+	// A call that arrives aborted is not sent, as an MCP host sends no
+	// request it has cancelled: nothing runs, and it ends with no result.
 	s.send(protocol.Request{ID: "pre", Type: protocol.TypeCall, Arguments: json.RawMessage(`{"command":"hang","n":2}`), Cwd: "/w", Aborted: true})
-	if r := s.next(); r.ID != "pre" || r.Result == nil || !r.Result.IsError {
-		t.Errorf("call sent aborted answered %+v", r)
+	if r := s.next(); r.ID != "pre" || !r.Cancelled || r.Result != nil {
+		t.Errorf("call sent aborted answered %+v, want cancelled with no result", r)
 	}
-	s.logged(`"n":2}`)
-	log := s.logged("cancelled 3") // the third request: initialize, long, pre
-	if !strings.Contains(log, `"n":2}`) || strings.Count(log, "cancelled") != 2 {
-		t.Errorf("want the aborted call and its cancellation in the server log:\n%s", log)
+	s.call(`{"command":"after"}`)
+	if log := s.logged(`"cmd":"after"`); strings.Contains(log, `"n":2`) {
+		t.Errorf("the call sent aborted reached the server:\n%s", log)
 	}
 }
 
@@ -361,5 +362,29 @@ func TestParseRejects(t *testing.T) {
 	}
 	if _, err := Parse([]byte(fakeMapping)); err != nil {
 		t.Errorf("Parse of the fake mapping: %v", err)
+	}
+}
+
+// TestServerAtFault checks that a server's own breakage is named as the
+// server's, with what it did, not as a JSON decoder's complaint.
+func TestServerAtFault(t *testing.T) {
+	m, err := Parse([]byte(fakeMapping))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"not JSON", `read line; echo 'hello, I am a server'; cat >/dev/null`, `the server wrote a line that is not JSON-RPC: "hello, I am a server"`},
+		{"exits", `read line; exit 4`, `the server closed its stdout and exit status 4`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			_, err := Start(ctx, m, []string{"sh", "-c", tc.script}, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error with %q", err, tc.want)
+			}
+		})
 	}
 }

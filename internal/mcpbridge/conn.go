@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -12,11 +13,11 @@ import (
 
 // tapTransport wraps a transport so the bridge can send requests the SDK
 // has no method for (a mapping's setup requests, which are not MCP
-// methods) on the SDK's own connection, and learn when a request has been
-// written (to cancel a call that arrives already aborted only after the
-// server has it).
+// methods) on the SDK's own connection, and learn why the connection to
+// the server broke.
 type tapTransport struct {
 	mcp.Transport
+	srv  *server
 	conn *tapConn
 }
 
@@ -25,7 +26,7 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.conn = &tapConn{Connection: c, waiting: map[string]chan *jsonrpc.Response{}}
+	t.conn = &tapConn{Connection: c, srv: t.srv, waiting: map[string]chan *jsonrpc.Response{}}
 	return t.conn, nil
 }
 
@@ -34,19 +35,25 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // the SDK reads it.
 type tapConn struct {
 	mcp.Connection
+	srv     *server
 	mu      sync.Mutex
 	seq     int
 	waiting map[string]chan *jsonrpc.Response
+	readErr error // why reading from the server failed, naming the server
 }
-
-// writtenKey marks a context whose function is called once a request
-// written with it is on the wire.
-type writtenKey struct{}
 
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.Connection.Read(ctx)
 		if err != nil {
+			if ctx.Err() == nil {
+				err = c.srv.blame(err)
+				c.mu.Lock()
+				if c.readErr == nil {
+					c.readErr = err
+				}
+				c.mu.Unlock()
+			}
 			return nil, err
 		}
 		if resp, ok := msg.(*jsonrpc.Response); ok {
@@ -65,14 +72,19 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, msg)
-	if f, ok := ctx.Value(writtenKey{}).(func()); ok && err == nil {
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			f()
-		}
+// why is err, a failure of a request to the server, with the reason the
+// connection broke when it did: the SDK answers requests in flight with
+// "connection closed" and keeps the read error to itself.
+func (c *tapConn) why(err error) error {
+	if c == nil {
+		return err
 	}
-	return err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.readErr == nil || errors.Is(err, c.readErr) {
+		return err
+	}
+	return fmt.Errorf("%w (%v)", err, c.readErr)
 }
 
 // call sends a request and waits for its answer.

@@ -6,13 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"time"
 )
-
-// connectBound bounds the MCP handshake and setup requests: a server that
-// does not answer them is broken, and the runner must learn it rather than
-// wait (the runner's own bound on hello is the backstop).
-const connectBound = 60 * time.Second
 
 // Main runs `apexcheck mcp-bridge --mapping M -- CMD ARGS`: it serves the
 // kit's protocol on stdin and stdout with the MCP server CMD. mappings
@@ -37,7 +31,11 @@ func Main(args []string, mappings fs.FS, stdin io.Reader, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "apexcheck mcp-bridge:", err)
 		return 2
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), connectBound)
+	// The start-up bound: a server that does not finish its handshake in
+	// it is broken, and the runner learns it from the bridge's exit and
+	// stderr rather than from its own bound on hello, which --mcp starts
+	// after this one.
+	ctx, cancel := context.WithTimeout(context.Background(), m.startup())
 	b, err := Start(ctx, m, fset.Args(), stderr)
 	cancel()
 	if err != nil {

@@ -13,7 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/apexcheck/apexcheck/protocol"
 )
@@ -30,6 +32,12 @@ type Mapping struct {
 	// error, so a server that dies on an unknown request needs an older
 	// version named here.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// StartupSeconds bounds the server's start-up: from its start to the
+	// end of the MCP handshake and the setup requests. Zero is 60. The
+	// runner's bound on the hello answer starts after it (--mcp adds it),
+	// so a server slow to start is not taken for an implementation that
+	// does not answer hello.
+	StartupSeconds int `json:"startupSeconds,omitempty"`
 	// Tool is the name of the MCP tool that runs a command.
 	Tool string `json:"tool"`
 	// Arguments says how the kit's call arguments become the tool's.
@@ -48,6 +56,21 @@ type Mapping struct {
 	Capabilities []string `json:"capabilities"`
 	// Notes documents each choice, by member name, for people.
 	Notes map[string]string `json:"notes,omitempty"`
+
+	exitLine *regexp.Regexp // Result.ExitLine, anchored
+}
+
+// DefaultStartup is the server's start-up bound when the mapping sets none.
+const DefaultStartup = 60 * time.Second
+
+// Startup is the server's start-up bound (StartupSeconds).
+func (m *Mapping) Startup() time.Duration { return m.startup() }
+
+func (m *Mapping) startup() time.Duration {
+	if m.StartupSeconds == 0 {
+		return DefaultStartup
+	}
+	return time.Duration(m.StartupSeconds) * time.Second
 }
 
 // Arguments maps the kit's tool arguments (call.md: command, timeout in
@@ -61,6 +84,15 @@ type Arguments struct {
 	// directory; empty when the tool has none (it then runs in the
 	// server's directory).
 	Cwd string `json:"cwd,omitempty"`
+	// Defaults are members added to the tool's arguments when they lack
+	// them, after the renaming: an argument the tool requires and the
+	// kit's call has no counterpart for (Desktop Commander's timeout_ms
+	// when a call sets no timeout).
+	Defaults map[string]json.RawMessage `json:"defaults,omitempty"`
+	// Fixed are members the tool's arguments always carry with these
+	// values, replacing the call's own: a choice of the tool's that the
+	// kit's tool does not leave to the model (the shell to run).
+	Fixed map[string]json.RawMessage `json:"fixed,omitempty"`
 }
 
 // TimeoutArg is the tool's timeout argument and its unit.
@@ -92,9 +124,21 @@ type ResultMap struct {
 	// Text is how the model-visible text is taken: "content" joins the
 	// text parts of the result's content, which is what the model sees.
 	Text string `json:"text"`
+	// Output, when the text is a JSON object, names its string member that
+	// holds the command's output: the kit's text is that member, so the
+	// scenarios' checks read the output and not the JSON around it. When
+	// the text is no such object, the text is taken whole.
+	Output string `json:"output,omitempty"`
 	// ExitCode names the member of the JSON object the text holds that
 	// carries the command's exit status; empty when the tool reports none.
 	ExitCode string `json:"exitCode,omitempty"`
+	// ExitLine is a regular expression (Go's RE2 syntax) for a plain text
+	// that ends with a status line: it must match the text's last line in
+	// full (one final line feed ignored), and its one group captures the
+	// exit status as a decimal integer. A matching line is the tool's
+	// framing, like ExitCode's member: the kit's text is the text before
+	// it. A group that is not an integer ("killed") reports no status.
+	ExitLine string `json:"exitLine,omitempty"`
 	// RPCError is what a JSON-RPC error answer becomes: RPCErrorResult or
 	// RPCErrorProtocol.
 	RPCError string `json:"rpcError"`
@@ -165,6 +209,20 @@ func Parse(data []byte) (*Mapping, error) {
 	need(m.Result.Text == "content", fmt.Sprintf("result.text %q: want content", m.Result.Text))
 	need(m.Result.RPCError == RPCErrorResult || m.Result.RPCError == RPCErrorProtocol,
 		fmt.Sprintf("result.rpcError %q: want %s or %s", m.Result.RPCError, RPCErrorResult, RPCErrorProtocol))
+	need(m.StartupSeconds >= 0, "startupSeconds is negative")
+	for k, v := range m.Arguments.Fixed {
+		_, dup := m.Arguments.Defaults[k]
+		need(!dup, fmt.Sprintf("arguments.fixed and arguments.defaults both set %q", k))
+		need(json.Valid(v), fmt.Sprintf("arguments.fixed.%s is not JSON", k))
+	}
+	if m.Result.ExitLine != "" {
+		re, err := regexp.Compile(`\A(?:` + m.Result.ExitLine + `)\z`)
+		need(err == nil, fmt.Sprintf("result.exitLine: %v", err))
+		if err == nil {
+			need(re.NumSubexp() == 1, fmt.Sprintf("result.exitLine %q: want exactly one group, the exit status; it has %d", m.Result.ExitLine, re.NumSubexp()))
+			m.exitLine = re
+		}
+	}
 	for _, c := range m.Capabilities {
 		need(Served[c], fmt.Sprintf("capability %q: the bridge cannot serve it", c))
 	}

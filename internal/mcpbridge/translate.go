@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/apexcheck/apexcheck/protocol"
@@ -47,6 +48,14 @@ func (m *Mapping) toolArguments(raw json.RawMessage, cwd string) (json.RawMessag
 			out[m.Arguments.Cwd] = b
 		}
 	}
+	for k, v := range m.Arguments.Defaults {
+		if _, set := out[k]; !set {
+			out[k] = v
+		}
+	}
+	for k, v := range m.Arguments.Fixed {
+		out[k] = v
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("translate arguments: %w", err)
@@ -77,9 +86,10 @@ func scaleTimeout(v json.RawMessage, unit string) json.RawMessage {
 }
 
 // callResult translates a tools/call answer into the kit's result. The
-// text is the text the model sees; isError is the tool's own flag; the
-// execution facts carry the exit status the tool reported, with the cwd
-// the bridge asked for (the bridge observes no process, so nothing else).
+// text is the text the model sees, or the output the mapping says it
+// holds (see output); isError is the tool's own flag; the execution facts
+// carry the exit status the tool reported, with the cwd the bridge asked
+// for (the bridge observes no process, so nothing else).
 func (m *Mapping) callResult(res *mcp.CallToolResult, cwd string) *protocol.Result {
 	var text strings.Builder
 	for _, c := range res.Content {
@@ -87,29 +97,47 @@ func (m *Mapping) callResult(res *mcp.CallToolResult, cwd string) *protocol.Resu
 			text.WriteString(t.Text)
 		}
 	}
-	r := &protocol.Result{IsError: res.IsError, Text: text.String()}
-	if code, ok := m.exitCode(r.Text); ok {
+	out, code, ok := m.output(text.String())
+	r := &protocol.Result{IsError: res.IsError, Text: out}
+	if ok {
 		r.Details = &protocol.Details{Execution: &protocol.Execution{Cwd: cwd, ExitCode: &code}}
 	}
 	return r
 }
 
-// exitCode reads the exit status member of a JSON object text. It reports
-// false when the mapping names none, the text is no such object, or the
-// member is not an integer (null, for one, when a command was killed).
-func (m *Mapping) exitCode(text string) (int, bool) {
-	if m.Result.ExitCode == "" {
-		return 0, false
+// output reads a tool's text by the mapping: the command's output, and its
+// exit status when the text reports one (ok). A JSON object text gives its
+// Output member (when named and a string) and its ExitCode member (when
+// named and an integer: null, for one, when a command was killed);
+// a plain text whose last line matches ExitLine gives the text before that
+// line and the line's status. Any other text is the output whole, with no
+// status.
+func (m *Mapping) output(text string) (out string, code int, ok bool) {
+	if obj, err := protocol.Members([]byte(text)); err == nil && (m.Result.Output != "" || m.Result.ExitCode != "") {
+		out = text
+		if m.Result.Output != "" {
+			var s string
+			if json.Unmarshal(obj[m.Result.Output], &s) == nil {
+				out = s
+			}
+		}
+		// A pointer: null decodes into an int as no change, which would
+		// report a killed command's null as exit status 0.
+		var n *int
+		if m.Result.ExitCode != "" && json.Unmarshal(obj[m.Result.ExitCode], &n) == nil && n != nil {
+			return out, *n, true
+		}
+		return out, 0, false
 	}
-	obj, err := protocol.Members([]byte(text))
-	if err != nil {
-		return 0, false
+	if m.exitLine != nil {
+		body := strings.TrimSuffix(text, "\n")
+		i := strings.LastIndexByte(body, '\n')
+		if sub := m.exitLine.FindStringSubmatch(body[i+1:]); sub != nil {
+			n, err := strconv.Atoi(sub[1])
+			return body[:i+1], n, err == nil
+		}
 	}
-	var code int
-	if json.Unmarshal(obj[m.Result.ExitCode], &code) != nil {
-		return 0, false
-	}
-	return code, true
+	return text, 0, false
 }
 
 // rpcErrorResult translates a JSON-RPC error answer to tools/call, as the
