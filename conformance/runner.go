@@ -62,10 +62,27 @@ type Config struct {
 	// counts every failed or errored result. A caller with an expectation
 	// ledger counts only the unexpected ones.
 	CountsAsFailure func(suite.Result) bool
+	// Attempts is how many times a scenario may run while its runs are
+	// inconclusive (the machine, not the implementation, missed a time
+	// bound: suite.Inconclusive); 0 means [DefaultAttempts]. A scenario
+	// still inconclusive after the last is reported so.
+	Attempts int
 	// Tracker, when set, tracks the run's implementations, processes and
 	// temporary directories, so that [client.Tracker.Interrupt] can end them when
 	// the run is stopped by a signal.
 	Tracker *client.Tracker
+}
+
+// DefaultAttempts is how many times a scenario runs at most while its runs
+// are inconclusive: a busy moment of the machine passes, a machine too
+// slow for the bound stays too slow, and three runs tell the two apart.
+const DefaultAttempts = 3
+
+func (c *Config) attempts() int {
+	if c.Attempts > 0 {
+		return c.Attempts
+	}
+	return DefaultAttempts
 }
 
 func (c *Config) bound() time.Duration {
@@ -271,27 +288,55 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 				Message: fmt.Sprintf("not run: stopped after %d failures", n)})
 			return
 		}
-		st := &scenarioT{name: name}
 		if r.cfg.OnStart != nil {
 			r.cfg.OnStart(r.scenarios[name])
 		}
 		start := time.Now()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() {
-				if p := recover(); p != nil {
-					st.fail(fmt.Sprintf("%s runner panic: %v", suite.ErroredTag, p))
-				}
-			}()
-			f(st)
-		}()
-		<-done
-		res := st.result(r.scenarios[name])
+		var res suite.Result
+		var earlier []string
+		for attempt := 1; ; attempt++ {
+			res = r.attempt(name, f)
+			res.Attempts = attempt
+			if res.Outcome != suite.Inconclusive || attempt >= r.cfg.attempts() {
+				break
+			}
+			// The next attempt starts from a clean work directory, as the
+			// first did: a fake shell's log must not carry the last
+			// attempt's invocations.
+			earlier = append(earlier, fmt.Sprintf("attempt %d %s", attempt, res.Message))
+			os.RemoveAll(filepath.Join(r.workRoot, "script-"+name))
+		}
+		if len(earlier) > 0 {
+			res.Log = strings.Join(earlier, "\n") + "\n" + res.Log
+			switch res.Outcome {
+			case suite.Inconclusive:
+				res.Message = fmt.Sprintf("inconclusive in all %d attempts; the last: %s", res.Attempts, strings.TrimPrefix(res.Message, "inconclusive: "))
+			case suite.Passed:
+				res.Message = fmt.Sprintf("passed at attempt %d; earlier: %s", res.Attempts, strings.Join(earlier, "; "))
+			}
+		}
 		res.Duration = time.Since(start)
 		r.keepWork(name, &res)
 		r.record(res)
 	}()
+}
+
+// attempt runs scenario name once, by testscript's f, and returns its
+// result.
+func (r *runT) attempt(name string, f func(testscript.T)) suite.Result {
+	st := &scenarioT{name: name}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				st.fail(fmt.Sprintf("%s runner panic: %v", suite.ErroredTag, p))
+			}
+		}()
+		f(st)
+	}()
+	<-done
+	return st.result(r.scenarios[name])
 }
 
 // stoppedAfter returns the failure count once MaxFail is reached, else 0.
@@ -312,7 +357,7 @@ func (r *runT) keepWork(name string, res *suite.Result) {
 		return
 	}
 	dir := filepath.Join(r.workRoot, "script-"+name)
-	if res.Outcome == suite.Failed || res.Outcome == suite.Errored {
+	if res.Outcome == suite.Failed || res.Outcome == suite.Errored || res.Outcome == suite.Inconclusive {
 		res.WorkDir = dir
 		return
 	}
@@ -326,7 +371,21 @@ type scenarioT struct {
 	log     strings.Builder
 	failed  bool
 	skipped bool
-	message string
+	// inconclusive: the scenario ended by Inconclusive, its message the
+	// evidence.
+	inconclusive bool
+	message      string
+}
+
+// Inconclusive ends the scenario as inconclusive: a check failed where a
+// time bound decides it, and the evidence says the machine, not the
+// implementation, missed the bound (the bound command).
+func (s *scenarioT) Inconclusive(msg string) {
+	s.mu.Lock()
+	s.inconclusive = true
+	s.message = strings.TrimSpace(msg)
+	s.mu.Unlock()
+	runtime.Goexit()
 }
 
 func (s *scenarioT) Skip(args ...any) {
@@ -372,6 +431,8 @@ func (s *scenarioT) result(sc suite.Scenario) suite.Result {
 	defer s.mu.Unlock()
 	res := suite.Result{Scenario: sc, Log: s.log.String()}
 	switch {
+	case s.inconclusive:
+		res.Outcome, res.Message = suite.Inconclusive, s.message
 	case s.skipped:
 		res.Outcome, res.Message = suite.Skipped, s.message
 		if m := skipLine(res.Log); m != "" && res.Message == "" {

@@ -31,6 +31,11 @@ type state struct {
 	lastNote string
 	// rssMark is the peak memory `rss mark` recorded, in bytes.
 	rssMark int64
+	// t is the scenario's testscript.T, which ends it as inconclusive
+	// (bound.go); erroredNow says the last failure was an error, which no
+	// evidence about the machine excuses.
+	t          testscript.T
+	erroredNow bool
 }
 
 func newState(cfg *Config) *state {
@@ -50,6 +55,7 @@ func getState(ts *testscript.TestScript) *state {
 // errored fails the scenario as errored, with the implementation's stderr.
 func (s *state) errored(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	s.erroredNow = true
 	if s.client != nil {
 		if tail := strings.TrimSpace(s.client.StderrTail()); tail != "" {
 			msg += "\nimplementation stderr (tail):\n" + tail
