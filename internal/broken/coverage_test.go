@@ -25,7 +25,7 @@ var withoutVariant = []string{
 	"OUT-32",
 	// path-probe.md
 	"PATH-16",
-	"PATH-24", "PATH-28", "PATH-29",
+	"PATH-24", "PATH-29",
 	// permissions.md
 	"PERM-1", "PERM-2", "PERM-3", "PERM-4", "PERM-5", "PERM-6", "PERM-7", "PERM-8", "PERM-9", "PERM-10",
 	"PERM-11", "PERM-12", "PERM-13", "PERM-14", "PERM-15", "PERM-16", "PERM-17", "PERM-18", "PERM-19",
