@@ -68,10 +68,28 @@ type Config struct {
 	// counts every failed or errored result. A caller with an expectation
 	// ledger counts only the unexpected ones.
 	CountsAsFailure func(suite.Result) bool
+	// Attempts is how many times a scenario may run while its runs are
+	// inconclusive (the machine, not the implementation, missed a time
+	// bound: suite.Inconclusive); 0 means [DefaultAttempts]. The retries
+	// run once every other scenario has finished, one at a time. A
+	// scenario still inconclusive after the last is reported so.
+	Attempts int
 	// Tracker, when set, tracks the run's implementations, processes and
 	// temporary directories, so that [client.Tracker.Interrupt] can end them when
 	// the run is stopped by a signal.
 	Tracker *client.Tracker
+}
+
+// DefaultAttempts is how many times a scenario runs at most while its runs
+// are inconclusive: a busy moment of the machine passes, a machine too
+// slow for the bound stays too slow, and three runs tell the two apart.
+const DefaultAttempts = 3
+
+func (c *Config) attempts() int {
+	if c.Attempts > 0 {
+		return c.Attempts
+	}
+	return DefaultAttempts
 }
 
 func (c *Config) bound() time.Duration {
@@ -183,6 +201,7 @@ func Run(cfg Config) ([]suite.Result, error) {
 		testscript.RunT(rt, cfg.script().Params(files, workRoot))
 	}
 	rt.wg.Wait()
+	rt.retryInconclusive()
 	if cfg.KeepWork {
 		// Only the directories of scenarios that did not pass are kept; the
 		// root goes too when none is left.
@@ -241,6 +260,8 @@ type runT struct {
 	scenarios map[string]suite.Scenario
 	workRoot  string
 	failures  int // results counting toward MaxFail
+	// retries are the scenarios whose first run was inconclusive.
+	retries []retry
 }
 
 func (r *runT) record(res suite.Result) {
@@ -277,27 +298,91 @@ func (r *runT) Run(name string, f func(testscript.T)) {
 				Message: fmt.Sprintf("not run: stopped after %d failures", n)})
 			return
 		}
-		st := &scenarioT{name: name}
 		if r.cfg.OnStart != nil {
 			r.cfg.OnStart(r.scenarios[name])
 		}
-		start := time.Now()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() {
-				if p := recover(); p != nil {
-					st.fail(fmt.Sprintf("%s runner panic: %v", suite.ErroredTag, p))
-				}
-			}()
-			f(st)
-		}()
-		<-done
-		res := st.result(r.scenarios[name])
-		res.Duration = time.Since(start)
-		r.keepWork(name, &res)
-		r.record(res)
+		res := r.attempt(name, f)
+		res.Attempts = 1
+		if res.Outcome == suite.Inconclusive && r.cfg.attempts() > 1 {
+			// Retried once the rest of the run is over (retryInconclusive),
+			// when the run's own scenarios no longer load the machine.
+			r.mu.Lock()
+			r.retries = append(r.retries, retry{name: name, f: f, first: res})
+			r.mu.Unlock()
+			return
+		}
+		r.finish(name, res, nil)
 	}()
+}
+
+// retry is a scenario whose first run was inconclusive, to run again.
+type retry struct {
+	name  string
+	f     func(testscript.T)
+	first suite.Result
+}
+
+// retryInconclusive reruns the scenarios whose first run was inconclusive,
+// one at a time once every other scenario has finished, each until a run
+// is not inconclusive or Config.Attempts runs are spent. Each attempt
+// starts from a clean work directory, as the first did: a fake shell's log
+// must not carry an earlier attempt's invocations. A run stopped by
+// MaxFail retries nothing.
+func (r *runT) retryInconclusive() {
+	sort.Slice(r.retries, func(i, j int) bool { return r.retries[i].name < r.retries[j].name })
+	for _, rt := range r.retries {
+		res := rt.first
+		var earlier []string
+		spent := res.Duration
+		for res.Outcome == suite.Inconclusive && res.Attempts < r.cfg.attempts() && r.stoppedAfter() == 0 {
+			earlier = append(earlier, fmt.Sprintf("attempt %d %s", res.Attempts, res.Message))
+			os.RemoveAll(filepath.Join(r.workRoot, "script-"+rt.name))
+			n := res.Attempts
+			res = r.attempt(rt.name, rt.f)
+			res.Attempts = n + 1
+			spent += res.Duration
+		}
+		res.Duration = spent
+		r.finish(rt.name, res, earlier)
+	}
+	r.retries = nil
+}
+
+// finish records a scenario's final result, saying what its earlier,
+// inconclusive attempts saw.
+func (r *runT) finish(name string, res suite.Result, earlier []string) {
+	if len(earlier) > 0 {
+		res.Log = strings.Join(earlier, "\n") + "\n" + res.Log
+		switch res.Outcome {
+		case suite.Inconclusive:
+			res.Message = fmt.Sprintf("inconclusive in all %d attempts; the last: %s", res.Attempts, strings.TrimPrefix(res.Message, "inconclusive: "))
+		case suite.Passed:
+			res.Message = fmt.Sprintf("passed at attempt %d; earlier: %s", res.Attempts, strings.Join(earlier, "; "))
+		}
+	}
+	r.keepWork(name, &res)
+	r.record(res)
+}
+
+// attempt runs scenario name once, by testscript's f, and returns its
+// result.
+func (r *runT) attempt(name string, f func(testscript.T)) suite.Result {
+	st := &scenarioT{name: name}
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				st.fail(fmt.Sprintf("%s runner panic: %v", suite.ErroredTag, p))
+			}
+		}()
+		f(st)
+	}()
+	<-done
+	res := st.result(r.scenarios[name])
+	res.Duration = time.Since(start)
+	return res
 }
 
 // stoppedAfter returns the failure count once MaxFail is reached, else 0.
@@ -329,7 +414,7 @@ func (r *runT) keepWork(name string, res *suite.Result) {
 	}
 	dir := filepath.Join(r.workRoot, "script-"+name)
 	transcript := dir + script.TranscriptSuffix
-	if res.Outcome != suite.Failed && res.Outcome != suite.Errored {
+	if res.Outcome != suite.Failed && res.Outcome != suite.Errored && res.Outcome != suite.Inconclusive {
 		os.RemoveAll(dir)
 		os.Remove(transcript)
 		return
@@ -351,7 +436,21 @@ type scenarioT struct {
 	log     strings.Builder
 	failed  bool
 	skipped bool
-	message string
+	// inconclusive: the scenario ended by Inconclusive, its message the
+	// evidence.
+	inconclusive bool
+	message      string
+}
+
+// Inconclusive ends the scenario as inconclusive: a check failed where a
+// time bound decides it, and the evidence says the machine, not the
+// implementation, missed the bound (the bound command).
+func (s *scenarioT) Inconclusive(msg string) {
+	s.mu.Lock()
+	s.inconclusive = true
+	s.message = strings.TrimSpace(msg)
+	s.mu.Unlock()
+	runtime.Goexit()
 }
 
 func (s *scenarioT) Skip(args ...any) {
@@ -399,6 +498,8 @@ func (s *scenarioT) result(sc suite.Scenario) suite.Result {
 	// diff a report shows.
 	res := suite.Result{Scenario: sc, Log: linediff.WantGot(s.log.String())}
 	switch {
+	case s.inconclusive:
+		res.Outcome, res.Message = suite.Inconclusive, s.message
 	case s.skipped:
 		res.Outcome, res.Message = suite.Skipped, s.message
 		if m := skipLine(res.Log); m != "" && res.Message == "" {

@@ -54,6 +54,13 @@ type Record struct {
 
 	// end
 	Exit *int `json:"exit,omitempty"`
+	// Wrote, at the end, is when the shell finished writing its output:
+	// seconds since the process started, by the kernel's record of its
+	// start (the implementation's fork), to a hundredth of a second. It is
+	// the evidence of who missed a time bound (the bound command): a
+	// shell that wrote within the bound had its answer in on time. Absent
+	// where the start time cannot be read (no /proc).
+	Wrote *float64 `json:"wrote,omitempty"`
 
 	Time time.Time `json:"time"`
 }

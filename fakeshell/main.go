@@ -106,7 +106,12 @@ func (b Behaviour) run(args []string) int {
 		fmt.Fprint(os.Stdout, generatedBanner(b.Banner)+b.Before+b.printedPATH()+b.After)
 		fmt.Fprint(os.Stderr, b.StderrAfter)
 	}
-	appendRecord(b.Log, Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code})
+	end := Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code}
+	if d, ok := sinceStartKnown(); ok {
+		wrote := d.Seconds()
+		end.Wrote = &wrote
+	}
+	appendRecord(b.Log, end)
 	return code
 }
 

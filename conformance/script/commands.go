@@ -53,6 +53,7 @@ import (
 //	clock NAME                                    set $NAME to the runner's monotonic time in seconds (clock.go)
 //	elapsed [-ppm N] S A B C D SLACK              S seconds is within stamps A→B and C→D, ± SLACK (clock.go)
 //	fakeshell [flags] FILE | show [-n N] LOG      install a fake login shell, show its log (needs SelfExe)
+//	bound [-shell LOG] [-after D] BOUND CMD ...   CMD's failure stands only on evidence the implementation missed BOUND, else inconclusive (bound.go)
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"impl":         cmdImpl,
@@ -80,6 +81,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"waitupdate":   cmdWaitupdate,
 		"clock":        cmdClock,
 		"elapsed":      cmdElapsed,
+		"bound":        cmdBound,
 	}
 }
 

@@ -68,6 +68,7 @@ func (cfg *Config) Params(files []string, workRoot string) testscript.Params {
 			}
 			env.Setenv("HOME", home)
 			st := newState(cfg)
+			st.t = env.T()
 			env.Values[stateKey{}] = st
 			env.Defer(st.stop)
 			return nil

@@ -42,6 +42,11 @@ type state struct {
 	own client.Snapshot
 	// rec is the scenario's transcript, once opened (transcript.go).
 	rec *client.Transcript
+	// t is the scenario's testscript.T, which ends it as inconclusive
+	// (bound.go); erroredNow says the last failure was an error, which no
+	// evidence about the machine excuses.
+	t          testscript.T
+	erroredNow bool
 }
 
 // wasAborted reports whether the call p was aborted: sent with an aborted
@@ -69,6 +74,7 @@ func getState(ts *testscript.TestScript) *state {
 // errored fails the scenario as errored, with the implementation's stderr.
 func (s *state) errored(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	s.erroredNow = true
 	if s.client != nil {
 		if tail := strings.TrimSpace(s.client.StderrTail()); tail != "" {
 			msg += "\nimplementation stderr (tail):\n" + tail

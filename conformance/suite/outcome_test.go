@@ -13,6 +13,8 @@ func TestTotalsNeverCountSkipsAsPasses(t *testing.T) {
 		{"one passed, many skipped", []Outcome{Passed, Skipped, Skipped, Skipped}, 100, 1},
 		{"half failed", []Outcome{Passed, Failed, Skipped}, 50, 2},
 		{"errored counts as run", []Outcome{Passed, Passed, Errored}, 66, 3},
+		{"inconclusive is neither pass nor failure", []Outcome{Passed, Inconclusive, Failed}, 50, 2},
+		{"all inconclusive", []Outcome{Inconclusive}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/apexcheck/apexcheck/conformance/suite"
 )
 
 // WriteAnnotations writes GitHub Actions workflow commands that annotate
 // the scenario files: an error at the failing line of every unexpected
 // failure, a notice for every expected one, and an error on the ledger for
 // every listed scenario that now passes and every entry reviewed against
-// an older version of its scenario. A scenario whose message names no
+// an older version of its scenario, and a warning for every scenario left
+// inconclusive. A scenario whose message names no
 // line is annotated on the file as a whole.
 //
 // https://docs.github.com/actions/reference/workflow-commands-for-github-actions
@@ -21,6 +24,11 @@ func (rep *Report) WriteAnnotations(w io.Writer) error {
 	}
 	for _, r := range rep.Results {
 		st, e := rep.Ledger.Classify(r)
+		if r.Outcome == suite.Inconclusive {
+			// Neither a pass nor a failure: a warning, with the evidence.
+			annotate(&b, "warning", rep.ScenarioFile(r.Scenario), 0, fmt.Sprintf("apexcheck: %s inconclusive", r.Scenario.Name), r.Message)
+			continue
+		}
 		switch st {
 		case UnexpectedFailure:
 			title := fmt.Sprintf("apexcheck: %s %s", r.Scenario.Name, r.Outcome)

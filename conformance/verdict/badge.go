@@ -35,12 +35,19 @@ func (rep *Report) Badge() Badge {
 	if t.Skipped > 0 {
 		msg += fmt.Sprintf(", %d skipped", t.Skipped)
 	}
+	if t.Inconclusive > 0 {
+		msg += fmt.Sprintf(", %d inconclusive", t.Inconclusive)
+	}
 	if rep.SetupError != nil {
 		msg = "setup error"
 	}
 	color := "red"
 	switch v := rep.Ledger.Evaluate(rep.Results); {
 	case rep.SetupError != nil:
+	case t.Failed+t.Errored == 0 && t.Inconclusive > 0:
+		// No verdict: neither the green of a pass nor the red of a
+		// failure.
+		color = "lightgrey"
 	case t.Failed+t.Errored == 0 && t.Skipped == 0:
 		color = "brightgreen"
 	case t.Failed+t.Errored == 0:

@@ -23,6 +23,12 @@ import (
 // denies nothing. Scenarios citing only SHOULD and MAY clauses are reported
 // but never deny it. An expectation ledger never turns a failure into a
 // pass here.
+//
+// A MUST scenario left inconclusive (the machine, not the implementation,
+// missed a time bound in every attempt: suite.Inconclusive) neither
+// passes nor denies: when nothing denies, certification is withheld
+// (Certified false, Inconclusive listing them) until a run on a quieter
+// machine decides. An inconclusive SHOULD or MAY scenario is a note.
 type Certificate struct {
 	Certified bool `json:"certified"`
 	// Profile is the profile certified: the certificate speaks for its
@@ -37,6 +43,10 @@ type Certificate struct {
 	// Denied lists why certification was denied: MUST scenarios that
 	// failed, errored, were skipped or did not run.
 	Denied []string `json:"denied,omitempty"`
+	// Inconclusive lists the MUST scenarios left inconclusive, with the
+	// evidence: while any is, certification is withheld, neither granted
+	// nor denied (Withheld).
+	Inconclusive []string `json:"inconclusive,omitempty"`
 	// Notes lists SHOULD and MAY scenarios that did not pass, and
 	// scenarios that skipped themselves as not applicable.
 	Notes []string `json:"notes,omitempty"`
@@ -53,6 +63,7 @@ type CertificateTotals struct {
 	Failed        int `json:"failed"`
 	Errored       int `json:"errored"`
 	Skipped       int `json:"skipped"`
+	Inconclusive  int `json:"inconclusive,omitempty"`
 	Total         int `json:"total"`
 	MustTotal     int `json:"mustScenarios"` // applicable ones
 	MustPassed    int `json:"mustPassed"`
@@ -97,7 +108,8 @@ func Certify(rep *Report, scenarios []suite.Scenario, clauses []suite.Clause, da
 		byName[r.Scenario.Name] = r
 	}
 	t := suite.Count(rep.Results)
-	c.Totals = CertificateTotals{Passed: t.Passed, Failed: t.Failed, Errored: t.Errored, Skipped: t.Skipped, Total: t.Total()}
+	c.Totals = CertificateTotals{Passed: t.Passed, Failed: t.Failed, Errored: t.Errored, Skipped: t.Skipped,
+		Inconclusive: t.Inconclusive, Total: t.Total()}
 	clauseOK := map[string]bool{}
 	for _, s := range scenarios {
 		var cited []string
@@ -141,6 +153,11 @@ func Certify(rep *Report, scenarios []suite.Scenario, clauses []suite.Clause, da
 			c.Totals.MustPassed++
 			continue
 		}
+		if ran && r.Outcome == suite.Inconclusive {
+			c.Inconclusive = append(c.Inconclusive, fmt.Sprintf("%s (MUST %s) %s", s.Name, strings.Join(cited, " "),
+				clip(firstLine(CleanMessage(r.Message)), maxReasonRunes)))
+			continue
+		}
 		c.Denied = append(c.Denied, fmt.Sprintf("%s (MUST %s) %s", s.Name, strings.Join(cited, " "), why))
 	}
 	c.Totals.MustClauses = len(must)
@@ -150,8 +167,9 @@ func Certify(rep *Report, scenarios []suite.Scenario, clauses []suite.Clause, da
 		}
 	}
 	sort.Strings(c.Denied)
+	sort.Strings(c.Inconclusive)
 	sort.Strings(c.Notes)
-	c.Certified = len(c.Denied) == 0 && c.Totals.MustTotal > 0
+	c.Certified = len(c.Denied) == 0 && len(c.Inconclusive) == 0 && c.Totals.MustTotal > 0
 	return c
 }
 
@@ -159,7 +177,10 @@ func Certify(rep *Report, scenarios []suite.Scenario, clauses []suite.Clause, da
 func (c Certificate) WriteText(w io.Writer) error {
 	var b strings.Builder
 	verdict := "CERTIFIED"
-	if !c.Certified {
+	switch {
+	case c.Withheld():
+		verdict = "WITHHELD (inconclusive: rerun on a quieter machine)"
+	case !c.Certified:
 		verdict = "NOT CERTIFIED"
 	}
 	fmt.Fprintf(&b, "apexcheck certificate: %s\n\n", verdict)
@@ -172,8 +193,11 @@ func (c Certificate) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "suite           %s\n", c.Suite)
 	fmt.Fprintf(&b, "profile         %s\n", c.Profile.OrDefault())
 	fmt.Fprintf(&b, "date            %s\n", c.Date.Format(time.RFC3339))
-	fmt.Fprintf(&b, "scenarios       %d passed, %d failed, %d errored, %d skipped of %d\n",
-		c.Totals.Passed, c.Totals.Failed, c.Totals.Errored, c.Totals.Skipped, c.Totals.Total)
+	fmt.Fprintf(&b, "scenarios       %d passed, %d failed, %d errored, %d skipped", c.Totals.Passed, c.Totals.Failed, c.Totals.Errored, c.Totals.Skipped)
+	if c.Totals.Inconclusive > 0 {
+		fmt.Fprintf(&b, ", %d inconclusive", c.Totals.Inconclusive)
+	}
+	fmt.Fprintf(&b, " of %d\n", c.Totals.Total)
 	fmt.Fprintf(&b, "MUST scenarios  %d of %d ran and passed", c.Totals.MustPassed, c.Totals.MustTotal)
 	if c.Totals.NotApplicable > 0 {
 		fmt.Fprintf(&b, " (%d scenarios not applicable)", c.Totals.NotApplicable)
@@ -183,6 +207,12 @@ func (c Certificate) WriteText(w io.Writer) error {
 	if len(c.Denied) > 0 {
 		b.WriteString("\ndenied by:\n")
 		for _, d := range c.Denied {
+			fmt.Fprintf(&b, "  %s\n", d)
+		}
+	}
+	if len(c.Inconclusive) > 0 {
+		b.WriteString("\nwithheld by (inconclusive: the machine, not the implementation, missed a time bound in every attempt):\n")
+		for _, d := range c.Inconclusive {
 			fmt.Fprintf(&b, "  %s\n", d)
 		}
 	}
@@ -198,6 +228,10 @@ func (c Certificate) WriteText(w io.Writer) error {
 	}
 	return nil
 }
+
+// Withheld reports whether certification is withheld: nothing denies it,
+// but a MUST scenario stayed inconclusive, so the run decides neither way.
+func (c Certificate) Withheld() bool { return len(c.Denied) == 0 && len(c.Inconclusive) > 0 }
 
 // WriteJSON writes the certificate as indented JSON.
 func (c Certificate) WriteJSON(w io.Writer) error {

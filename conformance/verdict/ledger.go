@@ -378,7 +378,8 @@ const (
 	// UnexpectedPass: the ledger lists it, but it passed. The ledger must
 	// be ratcheted: remove the entry.
 	UnexpectedPass Status = "unexpected-pass"
-	// ExpectedNotRun: the ledger lists it, but it was skipped.
+	// ExpectedNotRun: the ledger lists it, but it was skipped or
+	// inconclusive.
 	ExpectedNotRun Status = "expected-not-run"
 	// FlakyPass: the ledger lists it as flaky, and this time it passed.
 	FlakyPass Status = "flaky-pass"
@@ -408,7 +409,9 @@ func (l *Ledger) Classify(r suite.Result) (Status, *Expectation) {
 		return FlakyPass, e
 	case r.Outcome == suite.Passed:
 		return UnexpectedPass, e
-	case r.Outcome == suite.Skipped:
+	case r.Outcome == suite.Skipped || r.Outcome == suite.Inconclusive:
+		// An inconclusive run, like a skip, shows nothing of the listed
+		// failure: it neither confirms nor fixes it.
 		return ExpectedNotRun, e
 	case e.Outcome != "" && e.Outcome != r.Outcome:
 		return UnexpectedFailure, e

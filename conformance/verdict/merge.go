@@ -90,9 +90,7 @@ func ReadShardReport(r io.Reader, name string) (*ShardReport, error) {
 			if err := json.Unmarshal(line, &s); err != nil {
 				return nil, fmt.Errorf("read report %s:%d: scenario: %w", name, n, err)
 			}
-			switch s.Outcome {
-			case suite.Passed, suite.Failed, suite.Errored, suite.Skipped:
-			default:
+			if !s.Outcome.Valid() {
 				return nil, fmt.Errorf("read report %s:%d: scenario %s: outcome %q", name, n, s.Name, s.Outcome)
 			}
 			if s.Name == "" || seen[s.Name] {
@@ -104,7 +102,7 @@ func ReadShardReport(r io.Reader, name string) (*ShardReport, error) {
 			}
 			sr.Report.Results = append(sr.Report.Results, suite.Result{
 				Scenario: suite.Scenario{Name: s.Name, Path: s.Name + ".txtar", Clauses: s.Clauses, Requires: s.Requires, Area: s.Area},
-				Outcome:  s.Outcome, Message: s.Message, Log: s.Log, WorkDir: s.WorkDir,
+				Outcome:  s.Outcome, Message: s.Message, Log: s.Log, WorkDir: s.WorkDir, Attempts: s.Attempts,
 				Duration: time.Duration(s.DurationMs) * time.Millisecond})
 		case "footer":
 			var f jsonFooter

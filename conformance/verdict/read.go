@@ -27,7 +27,9 @@ type ReadRun struct {
 	Implementation protocol.Implementation
 	Capabilities   []string
 	Started        time.Time
-	Results        []ReadResult
+	// Format is the report's format (1 when its header states none).
+	Format  int
+	Results []ReadResult
 }
 
 // ReadResult is one scenario line of a report.
@@ -103,6 +105,10 @@ func ReadReport(r io.Reader) (*ReadRun, error) {
 			started, _ := time.Parse(time.RFC3339, h.Started)
 			run.Kit, run.Suite, run.Profile, run.Implementation = h.Kit, h.Suite, p, h.Implementation
 			run.Capabilities, run.Started = h.Capabilities, started
+			run.Format = max(h.Format, 1)
+			if run.Format > ReportFormat {
+				return nil, fmt.Errorf("%w: line %d: header: report format %d, newer than this kit's %d", ErrReport, n, h.Format, ReportFormat)
+			}
 			header = true
 		case "scenario":
 			var s jsonScenario
@@ -114,8 +120,10 @@ func ReadReport(r io.Reader) (*ReadRun, error) {
 				return nil, fmt.Errorf("%w: line %d: scenario without a name", ErrReport, n)
 			case seen[s.Name]:
 				return nil, fmt.Errorf("%w: line %d: scenario %s reported twice", ErrReport, n, s.Name)
-			case s.Outcome != suite.Passed && s.Outcome != suite.Failed && s.Outcome != suite.Errored && s.Outcome != suite.Skipped:
+			case !s.Outcome.Valid():
 				return nil, fmt.Errorf("%w: line %d: scenario %s: outcome %q", ErrReport, n, s.Name, s.Outcome)
+			case s.Outcome == suite.Inconclusive && run.Format < 2:
+				return nil, fmt.Errorf("%w: line %d: scenario %s: outcome %q in a report of format %d, which has none (format 2 added it)", ErrReport, n, s.Name, s.Outcome, run.Format)
 			}
 			seen[s.Name] = true
 			area := s.Area
@@ -124,7 +132,8 @@ func ReadReport(r io.Reader) (*ReadRun, error) {
 			}
 			run.Results = append(run.Results, ReadResult{
 				Result: suite.Result{Scenario: suite.Scenario{Name: s.Name, Path: s.File, Area: area, Clauses: s.Clauses, Requires: s.Requires},
-					Outcome: s.Outcome, Message: CleanMessage(s.Message), Duration: time.Duration(s.DurationMs) * time.Millisecond},
+					Outcome: s.Outcome, Message: CleanMessage(s.Message), Duration: time.Duration(s.DurationMs) * time.Millisecond,
+					Attempts: s.Attempts},
 				Line: s.Line, Reproduce: s.Reproduce})
 		case "footer":
 			footer = true

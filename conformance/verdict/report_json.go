@@ -14,9 +14,21 @@ import (
 // header, scenario or footer: one header first, one scenario line per
 // scenario in name order, one footer last. A reader that meets an unknown
 // member or type ignores it (later kits may add some).
+//
+// A scenario's outcome is passed, failed, errored, skipped or, since
+// format 2, inconclusive (suite.Inconclusive: the machine missed a time
+// bound, as its message's evidence says; never a pass nor a failure). The
+// header states the format when it is 2 or later, so that a reader of
+// format 1, which knows four outcomes, can be told why it meets a fifth;
+// a report without the member is format 1. The footer counts inconclusive
+// scenarios apart, and a scenario run more than once says how many times
+// ("attempts").
 type (
 	jsonHeader struct {
-		Type           string                  `json:"type"` // "header"
+		Type string `json:"type"` // "header"
+		// Format is the report format: 2 since the inconclusive outcome,
+		// absent (1) before.
+		Format         int                     `json:"format,omitempty"`
 		Kit            string                  `json:"kit"`
 		Suite          string                  `json:"suite"`
 		Profile        suite.Profile           `json:"profile"`
@@ -35,7 +47,10 @@ type (
 		Clauses    []string      `json:"clauses"`
 		Requires   []string      `json:"requires,omitempty"`
 		DurationMs int64         `json:"durationMs"`
-		// Message is the failure, error or skip reason; Line the scenario
+		// Attempts is how many times the scenario ran, when more than
+		// once (an inconclusive run is retried).
+		Attempts int `json:"attempts,omitempty"`
+		// Message is the failure, error, skip or inconclusive reason; Line the scenario
 		// line that failed, when known.
 		Message   string `json:"message,omitempty"`
 		Line      int    `json:"line,omitempty"`
@@ -53,13 +68,15 @@ type (
 		Reason      string `json:"reason,omitempty"`
 	}
 	jsonFooter struct {
-		Type       string `json:"type"` // "footer"
-		Passed     int    `json:"passed"`
-		Failed     int    `json:"failed"`
-		Errored    int    `json:"errored"`
-		Skipped    int    `json:"skipped"`
-		Total      int    `json:"total"`
-		DurationMs int64  `json:"durationMs"`
+		Type    string `json:"type"` // "footer"
+		Passed  int    `json:"passed"`
+		Failed  int    `json:"failed"`
+		Errored int    `json:"errored"`
+		Skipped int    `json:"skipped"`
+		// Inconclusive counts the scenarios left inconclusive (format 2).
+		Inconclusive int   `json:"inconclusive,omitempty"`
+		Total        int   `json:"total"`
+		DurationMs   int64 `json:"durationMs"`
 		// PassPercent is Totals.PassPercent: of the scenarios that ran.
 		PassPercent int `json:"passPercent"`
 		// With --expect: whether the run matched the ledger, and the counts.
@@ -72,6 +89,10 @@ type (
 	}
 )
 
+// ReportFormat is the JSON Lines report format this kit writes (see the
+// records above): 2, the first with the inconclusive outcome.
+const ReportFormat = 2
+
 // WriteJSONLines writes the report as JSON Lines.
 func (rep *Report) WriteJSONLines(w io.Writer) error {
 	enc := json.NewEncoder(w)
@@ -80,7 +101,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 	if caps == nil {
 		caps = []string{}
 	}
-	h := jsonHeader{Type: "header", Kit: rep.Kit, Suite: rep.Suite, Profile: rep.Profile.OrDefault(), Implementation: rep.Implementation,
+	h := jsonHeader{Type: "header", Format: ReportFormat, Kit: rep.Kit, Suite: rep.Suite, Profile: rep.Profile.OrDefault(), Implementation: rep.Implementation,
 		Capabilities: caps, Command: rep.Command, Started: rep.Started.UTC().Format(time.RFC3339)}
 	if rep.Ledger != nil {
 		h.Ledger = rep.Ledger.Path
@@ -92,6 +113,9 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 		line := jsonScenario{Type: "scenario", Name: r.Scenario.Name, File: rep.ScenarioFile(r.Scenario),
 			Area: r.Scenario.Area, Outcome: r.Outcome, Clauses: r.Scenario.Clauses, Requires: r.Scenario.Requires,
 			DurationMs: r.Duration.Milliseconds(), Message: rep.Message(r), WorkDir: r.WorkDir}
+		if r.Attempts > 1 {
+			line.Attempts = r.Attempts
+		}
 		if line.Clauses == nil {
 			line.Clauses = []string{}
 		}
@@ -114,7 +138,7 @@ func (rep *Report) WriteJSONLines(w io.Writer) error {
 		}
 	}
 	t := suite.Count(rep.Results)
-	f := jsonFooter{Type: "footer", Passed: t.Passed, Failed: t.Failed, Errored: t.Errored, Skipped: t.Skipped,
+	f := jsonFooter{Type: "footer", Passed: t.Passed, Failed: t.Failed, Errored: t.Errored, Skipped: t.Skipped, Inconclusive: t.Inconclusive,
 		Total: t.Total(), DurationMs: rep.Duration.Milliseconds(), PassPercent: t.PassPercent(), SetupError: rep.SetupError}
 	if rep.Ledger != nil {
 		v := rep.Ledger.Evaluate(rep.Results)

@@ -165,6 +165,10 @@ func (rep *Report) junitCase(r suite.Result) junitCase {
 		c.Error = &junitMessage{Type: "errored", Message: summary, Text: detail}
 	case r.Outcome == suite.Skipped:
 		c.Skipped = &junitMessage{Message: r.Message}
+	case r.Outcome == suite.Inconclusive:
+		// JUnit knows no third outcome; a skip is neither pass nor
+		// failure, and the message says which this is.
+		c.Skipped = &junitMessage{Message: "inconclusive: " + strings.TrimPrefix(r.Message, "inconclusive: ")}
 	}
 	return c
 }

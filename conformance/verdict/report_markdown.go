@@ -26,7 +26,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(b, "**%d passed, %d failed, %d errored, %d skipped** of %d scenarios", t.Passed, t.Failed, t.Errored, t.Skipped, t.Total())
+	fmt.Fprintf(b, "**%s** of %d scenarios", t, t.Total())
 	if t.Ran() > 0 {
 		fmt.Fprintf(b, " (%d%% of the %d that ran passed; skips are not passes)", t.PassPercent(), t.Ran())
 	}
@@ -91,6 +91,9 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	for _, r := range rep.Results {
 		if r.Outcome == suite.Skipped {
 			skipped = append(skipped, r)
+		}
+		if r.Outcome == suite.Inconclusive {
+			fmt.Fprintf(b, "- **inconclusive** `%s` (%s): %s\n", r.Scenario.Name, strings.Join(r.Scenario.Clauses, " "), r.Message)
 		}
 	}
 	if len(skipped) > 0 {

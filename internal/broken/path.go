@@ -50,11 +50,30 @@ func init() {
 			return line
 		}}),
 	})
+	Register("path-stdout-capped", Variant{
+		Clause: "PATH-28",
+		Defect: "decides from the first MiB of the login shell's stdout only, so a PATH after a 64 MiB banner is lost: memory bounded by a cap on the output instead of by keeping only the last line",
+		// Caught by the bounded check of the PATH: the shell finishes its
+		// 64 MiB within the bound, so the host PATH is the variant's fault.
+		Scenarios: `^path_stdout_memory$`,
+		Serve: withProbe(loginpath.Options{Select: func(head []byte) []byte {
+			if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+				return head[i+1:]
+			}
+			return head
+		}}),
+	})
 	Register("path-bound-3s", Variant{
 		Clause:    "PATH-6",
 		Defect:    "bounds the probe at 3 s instead of 5 s, so a slow but healthy rc loses its PATH",
 		Scenarios: `^path_bound_just_within$`,
 		Serve:     withProbe(loginpath.Options{Bound: 3 * time.Second}),
+	})
+	Register("path-bound-1s", Variant{
+		Clause:    "PATH-6",
+		Defect:    "bounds the probe at 1 s instead of 5 s, so an rc that takes 2 s loses its PATH",
+		Scenarios: `^path_slow_within_bound$`,
+		Serve:     withProbe(loginpath.Options{Bound: time.Second}),
 	})
 	Register("path-bound-10s", Variant{
 		Clause:    "PATH-6",

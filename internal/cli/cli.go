@@ -25,6 +25,11 @@ const (
 	ExitConformant    = 0
 	ExitNotConformant = 1 // a scenario failed or errored, the ledger does not match, or certification was denied
 	ExitUsage         = 2 // bad flags or arguments, a ledger for another suite, or the implementation could not be started
+	// ExitInconclusive is the status of a run that decides neither way:
+	// nothing failed, but a scenario stayed inconclusive in every attempt
+	// (the machine, not the implementation, missed a time bound), so
+	// certification is withheld until a rerun on a quieter machine.
+	ExitInconclusive = 3
 	// ExitInterrupted is the status of a run stopped by SIGINT or SIGTERM,
 	// as a shell reports a process ended by SIGINT.
 	ExitInterrupted = 130

@@ -20,7 +20,8 @@ refuses reports of different kits, suites, implementations or capabilities,
 and reports that do not cover the suite exactly once.
 
 Exit status: as for a run: 0 conformant (or matching the --expect ledger;
-certified with --certify), 1 not, 2 bad usage or reports that cannot merge.`
+certified with --certify), 1 not, 2 bad usage or reports that cannot merge,
+3 inconclusive (nothing failed, but a scenario stayed inconclusive).`
 
 // cmdMerge merges shard reports: apexcheck merge [flags] REPORT.jsonl...
 func cmdMerge(args []string, stdout, stderr io.Writer) int {

@@ -49,6 +49,8 @@ func exitCode(j verdict.Judgement, usageErr bool) int {
 	switch {
 	case usageErr:
 		return ExitUsage
+	case j.Inconclusive:
+		return ExitInconclusive
 	case !j.Conformant:
 		return ExitNotConformant
 	}

@@ -22,10 +22,12 @@ the implementation --impl names, or against its own reference when --impl is
 not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
---certify), 1 not, 2 bad usage or setup, 130 interrupted (SIGINT or SIGTERM:
-the implementations are killed, the run's files removed, and the scenarios
-that finished before are summed up), 141 when the reader of the output went
-away (apexcheck | head: the same clean-up, quietly).`
+--certify), 1 not, 2 bad usage or setup, 3 inconclusive (nothing failed, but
+a scenario's time bound was missed by the machine in every attempt:
+certification withheld, rerun on a quieter machine), 130 interrupted (SIGINT
+or SIGTERM: the implementations are killed, the run's files removed, and the
+scenarios that finished before are summed up), 141 when the reader of the
+output went away (apexcheck | head: the same clean-up, quietly).`
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("", stdout, stderr)
@@ -200,7 +202,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // and got, stderr, the rerun command; -v adds the scenario's log before it.
 func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool) {
 	st, e := rep.Ledger.Classify(r)
-	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass && st != verdict.StaleExpectation {
+	if !verbose && st != verdict.UnexpectedFailure && st != verdict.UnexpectedPass && st != verdict.StaleExpectation &&
+		r.Outcome != suite.Inconclusive {
 		return
 	}
 	label := strings.ToUpper(string(r.Outcome))
@@ -243,6 +246,10 @@ func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool)
 		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
 	case r.Outcome == suite.Skipped && r.Message != "":
 		fmt.Fprintln(w, indent(r.Message))
+	case r.Outcome == suite.Inconclusive:
+		fmt.Fprintln(w, indent(r.Message+"\nrerun:  "+rep.Reproduce(r.Scenario)))
+	case verbose && r.Attempts > 1:
+		fmt.Fprintln(w, indent(r.Message))
 	}
 }
 
@@ -259,6 +266,7 @@ func writeSummary(w io.Writer, results []suite.Result) {
 	total := suite.Count(results)
 	line("total", total)
 	writeSkips(w, results)
+	writeInconclusive(w, results)
 	fmt.Fprintln(w, total)
 }
 
@@ -296,6 +304,21 @@ func writeSkips(w io.Writer, results []suite.Result) {
 			list += fmt.Sprintf(", +%d more", more)
 		}
 		fmt.Fprintf(w, "%5d  %s (%s)\n", len(names), reason, list)
+	}
+}
+
+// writeInconclusive lists the scenarios left inconclusive, which the
+// table's columns do not count: neither passed nor failed.
+func writeInconclusive(w io.Writer, results []suite.Result) {
+	var names []string
+	for _, r := range results {
+		if r.Outcome == suite.Inconclusive {
+			names = append(names, r.Scenario.Name)
+		}
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(w, "\ninconclusive (the machine, not the implementation, missed a time bound in every attempt; neither passed nor failed): %s\n",
+			strings.Join(names, ", "))
 	}
 }
 
