@@ -139,10 +139,10 @@ func classify(command string) Classification {
 
 // segment segments a command with no `#`: the flat way when flatStop
 // finds it flat and flatSegments answers for it, else by the parser. A
-// long command is flat already (classify checked), so flatStop reads it
-// twice; that costs little beside the parse it spares (PERM-53).
+// command longer than flatLimit reaches here only flat (classify checked),
+// so it is not scanned again.
 func (s *segmenter) segment() error {
-	if flatStop(s.src) == "" && s.flatSegments() {
+	if (len(s.src) > flatLimit || flatStop(s.src) == "") && s.flatSegments() {
 		return nil
 	}
 	return s.stream()
