@@ -239,3 +239,36 @@ func BenchmarkDenyWrappers(b *testing.B) {
 	b.ReportMetric(float64(td)/float64(tc), "ratio-decide/classify")
 	b.ReportMetric(float64(td.Milliseconds())/float64(b.N), "ms-decide")
 }
+
+// BenchmarkFlatSegments classifies 1 MiB of each segment shape the flat
+// way (flatSegments, what Classify does) and through the parser (what it
+// did before, and still does for what flatSegments leaves to it), in the
+// same run, and reports the ratio of their CPU times.
+func BenchmarkFlatSegments(b *testing.B) {
+	for _, s := range answerShapes {
+		if s.name != "chain" && s.name != "pipe" && s.name != "quoting" && s.name != "wrappers" {
+			continue // refused by flatStop before either path
+		}
+		b.Run(s.name, func(b *testing.B) {
+			cmd := shaped(s.head, s.unit, s.tail, 1<<20)
+			hazards, _, _ := scanText(cmd)
+			var tf, tp time.Duration
+			for b.Loop() {
+				start := cpuTime()
+				if c := Classify(cmd); c.Unknown {
+					b.Fatal(c.Reason)
+				}
+				tf += cpuTime() - start
+				start = cpuTime()
+				s := segmenter{src: cmd, hazards: hazards}
+				if err := s.stream(); err != nil || s.failed {
+					b.Fatal(err, s.fail.Reason)
+				}
+				tp += cpuTime() - start
+			}
+			b.ReportMetric(float64(tf.Milliseconds())/float64(b.N), "cpu-ms-flat")
+			b.ReportMetric(float64(tp.Milliseconds())/float64(b.N), "cpu-ms-parser")
+			b.ReportMetric(float64(tf)/float64(tp), "ratio-flat/parser")
+		})
+	}
+}

@@ -119,7 +119,7 @@ func classify(command string) Classification {
 				return s.fail
 			}
 		}
-	} else if err := s.stream(); err != nil {
+	} else if err := s.segment(); err != nil {
 		return unknown(ReasonParse, err.Error())
 	} else if s.failed {
 		return s.fail
@@ -135,6 +135,17 @@ func classify(command string) Classification {
 		return unknown(ReasonEmpty, "no command")
 	}
 	return Classification{Segments: s.segments, Inner: s.inners, rawInner: s.rawInner, innerSegment: s.innerSegment}
+}
+
+// segment segments a command with no `#`: the flat way when flatStop
+// finds it flat and flatSegments answers for it, else by the parser. A
+// command longer than flatLimit reaches here only flat (classify checked),
+// so it is not scanned again.
+func (s *segmenter) segment() error {
+	if (len(s.src) > flatLimit || flatStop(s.src) == "") && s.flatSegments() {
+		return nil
+	}
+	return s.stream()
 }
 
 // stream parses the command one top-level statement at a time and checks
