@@ -235,14 +235,19 @@ third-party-ledgers:
 	$(call tp_ledgers,codex,@openai/codex-shell-tool-mcp,$(CODEX_IMPL),apex core)
 	$(call tp_ledgers,pi,@mariozechner/pi-coding-agent,--impl 'node $(PI_DIR)/adapter.mjs',core)
 
-# The conformance matrix: docs/matrix.md and docs/matrix.html, one row per
-# JSON Lines report checked in under docs/reports/, one column per clause.
-# A Go test fails when they are stale. make docs reruns the reports and
-# then this; a vendor adds theirs by dropping a report there.
+# The conformance matrix: docs/matrix.md and docs/matrix.html, one section
+# per profile, a column per JSON Lines report checked in under
+# docs/reports/ (a tool), a row per clause, and beside each failure the
+# reviewed reason of the tool's ledger (adapters/*/expected*.json). A Go
+# test fails when they are stale: rerun this after a report or a ledger
+# changes. make docs reruns the reports and then this; a vendor adds theirs
+# by dropping a report there (and its ledger beside the others).
 MATRIX_REPORTS = $(sort $(wildcard docs/reports/*.jsonl))
+MATRIX_LEDGERS = $(sort $(wildcard adapters/*/expected*.json))
+MATRIX_ARGS = --markdown docs/matrix.md --html docs/matrix.html $(addprefix --ledger ,$(MATRIX_LEDGERS))
 
 matrix:
-	$(GO) run ./cmd/apexcheck compare --markdown docs/matrix.md --html docs/matrix.html $(MATRIX_REPORTS)
+	$(GO) run ./cmd/apexcheck compare $(MATRIX_ARGS) $(MATRIX_REPORTS)
 
 # Everything in the repository that is generated from runs, from fresh
 # runs, never edited by hand: the reports under docs/reports (the reference
@@ -297,7 +302,7 @@ docs:
 	echo "docs: docs/reports/apexcheck-reference.core.jsonl" || \
 	{ echo "docs: the reference failed in the core profile (out/docs/apexcheck-reference.core.txt says why)"; exit 1; }
 	@$(MAKE) --no-print-directory docs-third-parties
-	$(TP_KIT) compare --markdown docs/matrix.md --html docs/matrix.html $(sort $(wildcard docs/reports/*.jsonl))
+	$(TP_KIT) compare $(MATRIX_ARGS) $(sort $(wildcard docs/reports/*.jsonl))
 	$(GO) run ./internal/docgen $(DOCS_OUT)/reference.json $$(ls $(DOCS_OUT)/pi.json 2>/dev/null)
 
 # The third parties' part of make docs, alone (it needs the kit built at

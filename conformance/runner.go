@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/apexcheck/apexcheck/conformance/client"
+	"github.com/apexcheck/apexcheck/conformance/internal/linediff"
 	"github.com/apexcheck/apexcheck/conformance/script"
 	"github.com/apexcheck/apexcheck/conformance/suite"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -39,7 +40,9 @@ type Config struct {
 	Parallel int
 	// Bound overrides [client.DefaultBound].
 	Bound time.Duration
-	// KeepWork keeps the work directory of failed and errored scenarios.
+	// KeepWork keeps the work directory of failed and errored scenarios,
+	// with the scenario (KeptScenario) and a transcript of its protocol
+	// messages (KeptTranscript) in it.
 	KeepWork bool
 	// SelfExe is an executable that plays the kit's helpers by the value of
 	// APEXCHECK_ROLE (internal/roles): fake login shells (fakeshell), a
@@ -78,7 +81,7 @@ func (c *Config) bound() time.Duration {
 // script is what the scenario commands need of the run.
 func (cfg *Config) script() *script.Config {
 	return &script.Config{Impl: cfg.Impl, Bound: cfg.Bound, SelfExe: cfg.SelfExe,
-		Capabilities: cfg.Capabilities, Tracker: cfg.Tracker}
+		Capabilities: cfg.Capabilities, Tracker: cfg.Tracker, Transcripts: cfg.KeepWork}
 }
 
 // Handshake starts the implementation once, outside any scenario, to learn
@@ -304,19 +307,38 @@ func (r *runT) stoppedAfter() int {
 	return 0
 }
 
+// Files that a kept work directory holds besides the scenario's own: the
+// scenario as shipped, and the transcript of its protocol messages
+// (client.Transcript), which apexcheck replay sends again.
+const (
+	KeptScenario   = "apexcheck-scenario.txtar"
+	KeptTranscript = "apexcheck-transcript.jsonl"
+)
+
 // keepWork keeps the work directory of a scenario that did not pass and
 // removes that of one that did, when Config.KeepWork is set (otherwise the
-// whole root is removed at the end of the run).
+// whole root is removed at the end of the run). A kept directory gets the
+// scenario (KeptScenario) and its transcript (KeptTranscript), so that it
+// holds all a porter needs to reproduce the failure by hand.
 func (r *runT) keepWork(name string, res *suite.Result) {
 	if !r.cfg.KeepWork {
 		return
 	}
 	dir := filepath.Join(r.workRoot, "script-"+name)
-	if res.Outcome == suite.Failed || res.Outcome == suite.Errored {
-		res.WorkDir = dir
+	transcript := dir + script.TranscriptSuffix
+	if res.Outcome != suite.Failed && res.Outcome != suite.Errored {
+		os.RemoveAll(dir)
+		os.Remove(transcript)
 		return
 	}
-	os.RemoveAll(dir)
+	res.WorkDir = dir
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	if data, err := fs.ReadFile(r.cfg.Scripts, r.scenarios[name].Path); err == nil {
+		os.WriteFile(filepath.Join(dir, KeptScenario), data, 0o644)
+	}
+	os.Rename(transcript, filepath.Join(dir, KeptTranscript))
 }
 
 // scenarioT is the testscript.T of one scenario.
@@ -370,7 +392,9 @@ func (s *scenarioT) Verbose() bool                  { return false }
 func (s *scenarioT) result(sc suite.Scenario) suite.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res := suite.Result{Scenario: sc, Log: s.log.String()}
+	// cmp's diffs are turned to -want +got, the direction of every other
+	// diff a report shows.
+	res := suite.Result{Scenario: sc, Log: linediff.WantGot(s.log.String())}
 	switch {
 	case s.skipped:
 		res.Outcome, res.Message = suite.Skipped, s.message

@@ -15,8 +15,19 @@ import (
 // large raw arguments (a 1 MiB command) while bounding a broken peer.
 const MaxLine = 16 << 20
 
-// ErrLineTooLong is returned by Reader.Next for a line longer than MaxLine.
+// ErrLineTooLong is returned, wrapped with the size seen and the limit, by
+// Reader.Line for a line longer than MaxLine.
 var ErrLineTooLong = errors.New("protocol: message longer than the limit")
+
+// lineTooLong says how long the line was and which limit it broke, so
+// that a peer's author can tell a runaway message from a limit set too low.
+func lineTooLong(size int, complete bool) error {
+	at := "at least "
+	if complete {
+		at = ""
+	}
+	return fmt.Errorf("%w: %s%d bytes, the limit is %d bytes (16 MiB, PROTO-1)", ErrLineTooLong, at, size, MaxLine)
+}
 
 // Reader reads newline-delimited JSON messages.
 type Reader struct {
@@ -38,11 +49,17 @@ func (r *Reader) Line() ([]byte, error) {
 			chunk, err := r.r.ReadSlice('\n')
 			line = append(line, chunk...)
 			if len(line) > MaxLine {
-				// Skip the rest of the line so the stream stays in step.
+				// Skip the rest of the line so the stream stays in step,
+				// counting it for the message.
+				size := len(line)
 				for errors.Is(err, bufio.ErrBufferFull) {
-					_, err = r.r.ReadSlice('\n')
+					chunk, err = r.r.ReadSlice('\n')
+					size += len(chunk)
 				}
-				return nil, ErrLineTooLong
+				if err == nil {
+					size-- // the line feed
+				}
+				return nil, lineTooLong(size, err == nil)
 			}
 			if errors.Is(err, bufio.ErrBufferFull) {
 				continue

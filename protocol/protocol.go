@@ -119,6 +119,11 @@ type Response struct {
 
 	// error
 	Error *Error `json:"error,omitempty"`
+
+	// Raw is the message exactly as it was received, kept by readers that
+	// judge members the struct cannot tell apart (an absent exitCode and a
+	// null one decode alike). It is never encoded.
+	Raw json.RawMessage `json:"-"`
 }
 
 // Implementation names the implementation under test.

@@ -8,7 +8,9 @@
 // telemetry), and per call a Scheduler, the orchestrator Gemini CLI's agent
 // loop hands a model's tool calls to, which validates the arguments, runs
 // the tool, truncates its output and writes the full-output file. The
-// adapter translates and observes; it changes nothing in the tool:
+// adapter translates and observes; it changes nothing in the tool and never
+// rewrites what it said (the rule is in ../README.md; translate.mjs holds the
+// translation, translate.test.mjs checks it):
 //
 //   - arguments pass through unchanged: the kit's `command` is Gemini's
 //     `command`; members Gemini's schema does not know (`timeout`) are
@@ -41,6 +43,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import { errorResult, execution, newCall, observeSpawn, redirectConsole, serve, tempHome } from "../lib/protocol.mjs";
+import { fullOutputPath, modelText } from "./translate.mjs";
 
 redirectConsole(["log", "info", "warn", "debug"]);
 
@@ -84,19 +87,6 @@ function configFor(cwd) {
 	return p;
 }
 
-// modelText is what the model receives: the function response Gemini
-// builds, {output} or {error}, as its one string; a response carrying both
-// (a cancelled call keeps its output beside the error, createCancelledResult
-// in scheduler/tool-executor.js) or neither is given as the JSON object the
-// model receives, so nothing is dropped or invented.
-function modelText(completed) {
-	const response = completed?.response?.responseParts?.[0]?.functionResponse?.response ?? {};
-	const keys = Object.keys(response);
-	if (keys.length === 1 && typeof response.error === "string") return { isError: true, text: response.error };
-	if (keys.length === 1 && typeof response.output === "string") return { isError: false, text: response.output };
-	return { isError: typeof response.error === "string" || completed?.status !== "success", text: JSON.stringify(response) };
-}
-
 // setUpCall sets up one call: a Scheduler per call, as Gemini CLI's agent loop
 // makes, run in the call's async context so its spawn is observed.
 function setUpCall(req) {
@@ -123,7 +113,8 @@ function setUpCall(req) {
 				);
 				const result = modelText(completed);
 				const d = {};
-				if (completed?.response?.outputFile) d.fullOutputPath = completed.response.outputFile;
+				const full = fullOutputPath(completed);
+				if (full) d.fullOutputPath = full;
 				const exec = execution(call);
 				if (exec) d.execution = exec;
 				if (Object.keys(d).length > 0) result.details = d;

@@ -83,15 +83,18 @@ export function spawnedBy(callContext, file, args, options) {
  * observeSpawn wraps child_process.spawn so that the first shell spawned
  * in a call's async context is recorded on that call (spawnedBy), with the
  * signal that ended it; with exitStatus it also records call.exited and
- * call.exitCode when that child exits. The wrapper passes everything
+ * call.exitCode when that child exits. ignore(file, args), optional, names
+ * spawns that are not the command's shell (a helper the tool starts
+ * beside it), which are not recorded. The wrapper passes everything
  * through unchanged. Call it before importing the tool: a tool importing
  * spawn as an ES module binding sees the wrapper only through
  * syncBuiltinESMExports.
  */
-export function observeSpawn(callContext, { exitStatus }) {
+export function observeSpawn(callContext, { exitStatus, ignore }) {
 	const realSpawn = childProcess.spawn;
 	childProcess.spawn = function observedSpawn(file, args, options) {
 		const child = realSpawn.apply(this, arguments);
+		if (ignore?.(file, args)) return child;
 		const call = spawnedBy(callContext, file, args, options);
 		if (call) {
 			child.once("exit", (code, signal) => {

@@ -6,9 +6,11 @@
 // prepareArguments (if the tool has one), validateToolArguments from
 // @mariozechner/pi-ai, then the tool's execute(). A thrown error becomes an
 // error result whose text is the error message, exactly as the agent loop's
-// createErrorToolResult does. Nothing in pi's behaviour is changed: the adapter
-// only translates, and observes the execution boundary (which shell was
-// spawned with which arguments, and how it ended) to report execution facts.
+// createErrorToolResult does. Nothing in pi's behaviour is changed and nothing
+// it said is rewritten (the rule is in ../README.md; translate.mjs holds the
+// translations, translate.test.mjs checks them): the adapter only
+// translates, and observes the execution boundary (which shell was spawned
+// with which arguments, and how it ended) to report execution facts.
 //
 // Capabilities declared are only those pi 0.73.1 has: abort (an AbortSignal),
 // updates (onUpdate), full-output (the accumulator's temp file), process-tree
@@ -22,6 +24,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { stripVTControlCharacters } from "node:util";
 import { errorResult, execution, newCall, observeSpawn, redirectConsole, serve, write } from "../lib/protocol.mjs";
+import { details, textOf } from "./translate.mjs";
 
 // Anything pi or its dependencies print with console.log goes to stderr.
 redirectConsole(["log", "info"]);
@@ -35,35 +38,11 @@ observeSpawn(callContext, { exitStatus: false });
 const pi = await import("@mariozechner/pi-coding-agent");
 const { validateToolArguments } = await import("@mariozechner/pi-ai");
 
-function textOf(content) {
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((part) => part?.type === "text")
-		.map((part) => part.text)
-		.join("");
-}
-
 // checkOptions rejects pi's call options of the wrong JSON type (PROTO-15).
 function checkOptions(o) {
 	if (o.commandPrefix !== undefined && typeof o.commandPrefix !== "string") return "options.commandPrefix must be a string";
 	if (o.shellPath !== undefined && typeof o.shellPath !== "string") return "options.shellPath must be a string";
 	return "";
-}
-
-// truncation keeps the members the protocol defines (PROTO-8); pi's
-// TruncationResult also carries the truncated content itself and a
-// head-truncation flag, which the model never sees.
-function truncation(t) {
-	const keys = ["truncated", "truncatedBy", "totalLines", "totalBytes", "outputLines", "outputBytes", "lastLinePartial", "maxLines", "maxBytes"];
-	return Object.fromEntries(keys.map((k) => [k, t[k] ?? null]));
-}
-
-function details(toolDetails, exec) {
-	const d = {};
-	if (toolDetails?.truncation) d.truncation = truncation(toolDetails.truncation);
-	if (toolDetails?.fullOutputPath) d.fullOutputPath = toolDetails.fullOutputPath;
-	if (exec) d.execution = exec;
-	return Object.keys(d).length > 0 ? d : undefined;
 }
 
 // setUpCall sets up one call: pi's bash tool made for it, run in the call's

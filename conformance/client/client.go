@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -46,6 +47,8 @@ type Client struct {
 	stderrDone chan struct{}
 	trace      func(line []byte)
 	tracker    *Tracker
+	transcript *Transcript
+	impl       int // the implementation's number in the transcript
 	// pid is the implementation's pid when the process started is not the
 	// implementation itself but its parent (impl start -pty).
 	pid int
@@ -124,6 +127,9 @@ type Options struct {
 	// -pty` learns it there), else 0; with an error too, when it knows
 	// one, so that the implementation is killed with its parent.
 	Started func(*Client) (pid int, err error)
+	// Transcript, when set, records every line written to the
+	// implementation's stdin and read from its stdout.
+	Transcript *Transcript
 }
 
 // Start starts argv with env in dir and performs the handshake, waiting at
@@ -185,8 +191,13 @@ func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) 
 		return nil, fmt.Errorf("start implementation: stderr pipe: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	impl := 0
+	if opt.Transcript != nil {
+		impl = opt.Transcript.begin(cmd.Args, cmd.Env)
+		stdin = &sendRecorder{WriteCloser: stdin, t: opt.Transcript, impl: impl}
+	}
 	c := &Client{
-		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin),
+		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin), transcript: opt.Transcript, impl: impl,
 		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
 		exited: make(chan struct{}), stderrDone: make(chan struct{}), trace: opt.Trace, tracker: opt.Tracker,
 	}
@@ -433,6 +444,9 @@ func (c *Client) readLoop(stdout *os.File) {
 		if c.trace != nil {
 			c.trace(line)
 		}
+		if c.transcript != nil {
+			c.transcript.record(c.impl, TranscriptRecv, line)
+		}
 		// Members by their exact names (PROTO-20): "TYPE" is not "type".
 		var resp protocol.Response
 		err = protocol.Unmarshal(line, &resp)
@@ -445,6 +459,8 @@ func (c *Client) readLoop(stdout *os.File) {
 			c.Kill()
 			return
 		}
+		// The reader's buffer is reused for the next line.
+		resp.Raw = append(json.RawMessage(nil), line...)
 		c.dispatch(resp, line)
 	}
 }

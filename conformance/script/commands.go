@@ -371,7 +371,15 @@ func cmdField(ts *testscript.TestScript, neg bool, args []string) {
 	if s.last == nil {
 		ts.Fatalf("field: no response yet")
 	}
-	root, err := toGeneric(s.last)
+	// The message as the implementation sent it: a struct round trip would
+	// turn an absent member into a present null (PROTO-8's exitCode).
+	var root any
+	var err error
+	if s.last.Raw != nil {
+		err = json.Unmarshal(s.last.Raw, &root)
+	} else {
+		root, err = toGeneric(s.last)
+	}
 	ts.Check(err)
 	value, ok := lookup(root, args[0])
 	if len(args) == 1 {

@@ -30,7 +30,16 @@ type Config struct {
 	// Tracker, when set, tracks every implementation and marker the
 	// scenarios start, so that [client.Tracker.Interrupt] can end them.
 	Tracker *client.Tracker
+	// Transcripts, when set, records each scenario's protocol messages in
+	// a transcript (client.Transcript) beside its work directory: WORK
+	// plus TranscriptSuffix.
+	Transcripts bool
 }
+
+// TranscriptSuffix ends the name of a scenario's transcript, which is
+// its work directory's path plus this suffix: outside the directory, so
+// that the scenario's own listings of it do not see it.
+const TranscriptSuffix = ".transcript.jsonl"
 
 func (c *Config) bound() time.Duration {
 	if c.Bound > 0 {

@@ -106,7 +106,7 @@ func (s *state) startSpecial(opt startOptions, env []string) (*client.Client, er
 		return nil, err
 	}
 	cmd.Dir = work
-	return client.StartCmd(cmd, s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker})
+	return client.StartCmd(cmd, s.cfg.bound(), s.clientOptions())
 }
 
 // usernsChecks caches the [userns] answer per kit binary: it costs a

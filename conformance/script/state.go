@@ -31,6 +31,8 @@ type state struct {
 	lastNote string
 	// rssMark is the peak memory `rss mark` recorded, in bytes.
 	rssMark int64
+	// rec is the scenario's transcript, once opened (transcript.go).
+	rec *client.Transcript
 }
 
 func newState(cfg *Config) *state {
@@ -112,7 +114,7 @@ func (s *state) startWith(opt startOptions, overrides []string, unset map[string
 	var c *client.Client
 	var err error
 	if opt.zero() {
-		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker})
+		c, err = client.Start(s.cfg.Impl, s.implEnv(overrides, unset), s.ts.Getenv("WORK"), s.cfg.bound(), s.clientOptions())
 	} else {
 		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
 	}

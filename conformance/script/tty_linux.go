@@ -123,7 +123,9 @@ func (s *state) startPTY(mode string, env []string) (*client.Client, error) {
 		go io.Copy(io.Discard, master) // echo and whatever is written to the terminal
 		return pid, nil
 	}
-	c, err := client.StartCmd(cmd, s.cfg.bound(), client.Options{Tracker: s.cfg.Tracker, Started: started})
+	opts := s.clientOptions()
+	opts.Started = started
+	c, err := client.StartCmd(cmd, s.cfg.bound(), opts)
 	if err != nil {
 		leaderTTY.Close()
 		eventsW.Close()

@@ -248,6 +248,7 @@ func capLines(s string, max int, tail bool) string {
 // Text is the failure as plain text, the block every report shows:
 //
 //	at      testdata/scripts/exec_x.txtar:12: text 'hi\n'
+//	see:    apexcheck show exec_x (the scenario as shipped)
 //	error   text differs (-want +got):
 //	proves  EXEC-1 (MUST) Output is exact.
 //	diff    …
@@ -259,6 +260,11 @@ func (f Failure) Text() string {
 		at += ": " + f.Command
 	}
 	fmt.Fprintf(&b, "at:     %s\n", at)
+	if f.Name != "" {
+		// The path above exists only in a clone of the kit; the binary
+		// that ran carries the scenario.
+		fmt.Fprintf(&b, "see:    apexcheck show %s (the scenario as shipped)\n", f.Name)
+	}
 	fmt.Fprintf(&b, "%-7s %s\n", string(f.Outcome)+":", f.Message)
 	for i, c := range f.Clauses {
 		label := "proves:"

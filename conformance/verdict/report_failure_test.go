@@ -69,6 +69,7 @@ func TestFailureText(t *testing.T) {
 		Clauses: []ClauseRef{{ID: "OUT-1", Level: "MUST", Text: "Output is kept whole."}, {ID: "EXEC-9"}},
 		Message: "implementation closed stdout", Diff: "-a\n+b", StderrTail: "panic: boom", Rerun: "apexcheck --run '^out_x$' -v"}
 	want := `at:     testdata/scripts/out_x.txtar:4: call '{}'
+see:    apexcheck show out_x (the scenario as shipped)
 errored: implementation closed stdout
 proves: OUT-1 (MUST) Output is kept whole.
         EXEC-9

@@ -211,7 +211,7 @@ func TestAnnotations(t *testing.T) {
 		t.Fatalf("want one annotation per failed or errored scenario, got:\n%s", buf.String())
 	}
 	want := "::error file=testdata/scripts/call_b.txtar,line=7,title=apexcheck%3A call_b failed::" +
-		"at:     testdata/scripts/call_b.txtar:7: text 'a'%0Afailed: text differs (-want +got):%0A" +
+		"at:     testdata/scripts/call_b.txtar:7: text 'a'%0Asee:    apexcheck show call_b (the scenario as shipped)%0Afailed: text differs (-want +got):%0A" +
 		"proves: CALL-2 (MUST) A call returns its text.%0Adiff:%0A    @@ -1,1 +1,1 @@%0A    -a%0A    +\"a\\x1b[0m, b: 100%25\"%0A" +
 		"rerun:  apexcheck --impl '/opt/my impl --serve' --run '^call_b$' -v"
 	if lines[0] != want {

@@ -32,6 +32,7 @@ func init() {
 		Serve:     rewritingArgs(func(m map[string]any) { delete(m, "timeout") }),
 	})
 	Register("hangs", Variant{
+		Clause:    "PROTO-6",
 		Defect:    "never answers a call that runs a command",
 		Scenarios: `^exec_(exit_code|no_output)$`,
 		Serve: Wrapped(func(h server.Handler) server.Handler {
@@ -44,6 +45,7 @@ func init() {
 		}),
 	})
 	Register("crashes", Variant{
+		Clause:    "PROTO-6",
 		Defect:    "exits in the middle of a call",
 		Scenarios: `^exec_(exit_code|no_output)$`,
 		Serve: Wrapped(func(h server.Handler) server.Handler {
@@ -55,7 +57,7 @@ func init() {
 		}),
 	})
 	Register("garbage-stdout", Variant{
-		Clause:    "PROTO-1",
+		Clause:    "PROTO-2",
 		Defect:    "prints log lines to stdout between protocol messages",
 		Scenarios: `^exec_(exit_code|no_output)$`,
 		Serve: func(in io.Reader, out io.Writer) error {

@@ -66,6 +66,10 @@ type port struct {
 	// dropInFlight keeps, once the grace has passed, nothing the pipes
 	// still hold (EXEC-19).
 	dropInFlight bool
+	// pumpsOutliveResult, once the grace has passed, answers with the
+	// output so far and leaves the pumps copying into the accumulator,
+	// and so into the full-output file, until the pipes close (OUT-32).
+	pumpsOutliveResult bool
 	// streamsInTurn reads stdout to its end before it reads stderr at all,
 	// as `p.stdout.read(); p.stderr.read()` does (EXEC-6).
 	streamsInTurn bool
@@ -285,10 +289,15 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 	if grace == 0 {
 		grace = shellexec.StreamGrace
 	}
+	outlive := false
 	if grace > 0 {
 		select {
 		case <-pumped:
 		case <-time.After(grace):
+			if p.pumpsOutliveResult {
+				outlive = true
+				break
+			}
 			for _, r := range reads {
 				r.SetReadDeadline(time.Now())
 			}
@@ -302,13 +311,25 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 			}
 		}
 	}
-	<-pumped
-	for _, r := range reads {
-		r.Close()
+	var snap output.Snapshot
+	if outlive {
+		snap = acc.Snapshot()
+		go func() {
+			<-pumped
+			for _, r := range reads {
+				r.Close()
+			}
+			acc.Close()
+		}()
+	} else {
+		<-pumped
+		for _, r := range reads {
+			r.Close()
+		}
+		acc.Finish()
+		snap = acc.Snapshot()
+		acc.Close()
 	}
-	acc.Finish()
-	snap := acc.Snapshot()
-	acc.Close()
 
 	join := p.statusText
 	if join == nil {

@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -41,9 +43,9 @@ func TestInstalledBinary(t *testing.T) {
 	}
 }
 
-// buildKit builds apexcheck as `go install` would, into a temporary
-// directory, and returns its path. It skips in -short mode and without a
-// go tool.
+// buildKit builds apexcheck as `go install` would, once for the test
+// binary, into a temporary directory that TestMain removes, and returns
+// its path. It skips in -short mode and without a go tool.
 func buildKit(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -53,11 +55,38 @@ func buildKit(t *testing.T) string {
 	if err != nil {
 		t.Skip("no go tool to build the binary with")
 	}
-	bin := filepath.Join(t.TempDir(), "apexcheck")
-	build := exec.Command(goTool, "build", "-o", bin, "./cmd/apexcheck")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	kit.once.Do(func() {
+		dir, err := os.MkdirTemp("", "apexcheck-kit-test-")
+		if err != nil {
+			kit.err = err
+			return
+		}
+		kit.dir = dir
+		bin := filepath.Join(dir, "apexcheck")
+		build := exec.Command(goTool, "build", "-o", bin, "./cmd/apexcheck")
+		build.Dir = filepath.Join("..", "..")
+		if out, err := build.CombinedOutput(); err != nil {
+			kit.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		kit.bin = bin
+	})
+	if kit.err != nil {
+		t.Fatal(kit.err)
 	}
-	return bin
+	return kit.bin
+}
+
+// kit is the binary buildKit built.
+var kit struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// removeKit removes the binary buildKit built, if any.
+func removeKit() {
+	if kit.dir != "" {
+		os.RemoveAll(kit.dir)
+	}
 }

@@ -57,7 +57,9 @@ func init() {
 	subcommands = []subcommand{
 		{"", "[flags]", "run the suite against an implementation (default: the embedded reference)", runHelp, cmdRun},
 		{"list", "[flags]", "list the scenarios with their clauses and required capabilities", listHelp, cmdList},
-		{"explain", "CLAUSE", "print a clause and the scenarios that prove it", explainHelp, cmdExplain},
+		{"explain", "CLAUSE|SCENARIO", "print a clause and the scenarios that prove it, or a scenario and its clauses", explainHelp, cmdExplain},
+		{"show", "SCENARIO", "print a scenario as shipped, from the binary", showHelp, cmdShow},
+		{"replay", "[flags] TRANSCRIPT", "send a kept protocol transcript (--keep-work) to an implementation again", replayHelp, cmdReplay},
 		{"validate", "[flags]", "check an implementation's messages against spec/protocol.schema.json", validateHelp, cmdValidate},
 		{"compare", "[flags] REPORT.jsonl...", "turn JSON Lines reports into one implementations × clauses matrix", compareHelp, cmdCompare},
 		{"serve", "", "serve the reference implementation on stdin/stdout", serveHelp, cmdServe},
@@ -115,6 +117,11 @@ func writeOverview(w io.Writer) {
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] != "" {
+		switch args[0] {
+		case "--version", "-version":
+			// As most tools spell it; the same as apexcheck version.
+			return cmdVersion(args[1:], stdout, stderr)
+		}
 		if c := lookup(args[0]); c != nil {
 			return c.run(args[1:], stdout, stderr)
 		}
@@ -135,4 +142,10 @@ func sortedKeys(m map[string]bool) []string {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ")
+}
+
+// indent8 indents every line of s by eight spaces, under a label that
+// indent indented (indent twice would lose the first line's).
+func indent8(s string) string {
+	return "        " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n        ")
 }

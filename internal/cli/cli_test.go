@@ -46,7 +46,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "broken" {
 		os.Exit(broken.Main(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeKit()
+	os.Exit(code)
 }
 
 // ref is the reference implementation as an --impl value.
@@ -397,8 +399,26 @@ func TestWriteExpect(t *testing.T) {
 	if len(l.Expected) != 2 || l.Expected[0].Scenario != "exec_errors" || l.Expected[1].Scenario != "exec_fails" || !strings.HasPrefix(l.Expected[1].Reason, "TODO: review: FAIL:") {
 		t.Errorf("draft %+v", l.Expected)
 	}
-	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", draft); code != ExitConformant {
-		t.Errorf("the draft does not match a rerun: exit %d\n%s\n%s", code, stdout, stderr)
+	// Unreviewed, the draft is refused: a TODO reason accepts a failure
+	// nobody read.
+	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", draft); code != ExitUsage ||
+		!strings.Contains(stderr, "2 entries are not reviewed") || !strings.Contains(stderr, "exec_errors, exec_fails") {
+		t.Errorf("an unreviewed draft: exit %d, want %d naming both entries\n%s\n%s", code, ExitUsage, stdout, stderr)
+	}
+	for i := range l.Expected {
+		l.Expected[i].Reason = "reviewed: " + l.Expected[i].Scenario
+	}
+	reviewed := filepath.Join(t.TempDir(), "reviewed.json")
+	if err := writeFile(reviewed, l.WriteJSON); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", reviewed); code != ExitConformant {
+		t.Errorf("the reviewed draft does not match a rerun: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// An unreviewed draft still carries over into a new draft.
+	if code, _, stderr := run(t, "--impl", ref, "--progress", "off", "--expect", draft, "--write-expect", filepath.Join(t.TempDir(), "again.json")); code != ExitNotConformant ||
+		!strings.Contains(stderr, "its reasons carry over into the draft") {
+		t.Errorf("redraft from an unreviewed draft: exit %d\n%s", code, stderr)
 	}
 
 	// A reviewed ledger for an older suite: its reasons carry over into a
@@ -719,7 +739,7 @@ func TestBadFlag(t *testing.T) {
 		{[]string{"--max-fail", "many"}, "apexcheck: invalid value \"many\" for flag -max-fail: parse error (see 'apexcheck --help')\n"},
 		{[]string{"list", "--nope"}, "apexcheck list: unknown flag -nope (see 'apexcheck list --help')\n"},
 		{[]string{"list", "extra"}, "apexcheck list: unexpected argument \"extra\" (see 'apexcheck list --help')\n"},
-		{[]string{"explain"}, "apexcheck explain: want one clause ID, such as EXEC-10 (see 'apexcheck explain --help')\n"},
+		{[]string{"explain"}, "apexcheck explain: want one clause ID, such as EXEC-10, or one scenario name (see 'apexcheck explain --help')\n"},
 		{[]string{"validate", "--nope"}, "apexcheck validate: unknown flag -nope (see 'apexcheck validate --help')\n"},
 		{[]string{"version", "x"}, "apexcheck version: unexpected argument \"x\" (see 'apexcheck version --help')\n"},
 		{[]string{"serve", "--nope"}, "apexcheck serve: unknown flag -nope (see 'apexcheck serve --help')\n"},
@@ -870,11 +890,11 @@ func TestFailureBlock(t *testing.T) {
 	}
 	rerun := "apexcheck --impl '" + impl + "' --bound 45s --run '^output_exit_status$' -v"
 	block := []string{
-		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\n",
+		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\nsee:    apexcheck show output_exit_status (the scenario as shipped)\n",
 		"failed: stdout and got differ\n",
 		"proves: OUT-10 (MUST) The output part of a finished foreground result is the tail",
 		"\n        OUT-12 (MUST) The by-lines footer is `[Showing lines <start>-<end> of <totalLines>. Full output: <P>]`",
-		"diff:\n    --- stdout\n    +++ got\n",
+		"diff:\n    --- stdout (want)\n    +++ got (got)\n",
 		"    -[Showing lines 2-2001 of 2001. Full output: ",
 		"    +[Showing lines 3-2002 of 2002. Full output: ",
 		"rerun:  " + rerun + "\n",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/apexcheck/apexcheck/conformance/matrix"
 	"github.com/apexcheck/apexcheck/conformance/suite"
@@ -20,8 +21,12 @@ const compareGenerator = "make matrix"
 const compareHelp = `
 Turn the JSON Lines reports of several runs (--json FILE) into one
 implementations × clauses matrix: a Markdown page and one self-contained
-HTML page with filters by area, profile and outcome. Each implementation row
-shows its name, version, profile, counts and whether it is certified.`
+HTML page with filters by area, profile and outcome: one section per
+profile, core first, each with its tools' totals (certified or not, MUST
+clauses verified of those its declared capabilities let it be tested on)
+and a clauses × tools table. Give each tool's expectation ledgers with
+--ledger (one per use; a ledger belongs to the report of the implementation
+and profile it names) to show the reviewed reason beside each failure.`
 
 // cmdCompare turns JSON Lines reports into one implementations × clauses
 // matrix: Markdown and a self-contained HTML page.
@@ -30,6 +35,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	mdFile := fs.String("markdown", "", "write the matrix as Markdown to `FILE` (default: stdout, when --html is not given)")
 	htmlFile := fs.String("html", "", "write the matrix as one self-contained HTML page to `FILE`")
 	specBase := fs.String("spec-base", "../spec/", "path from the Markdown file to spec/, for clause links")
+	var ledgers fileList
+	fs.Var(&ledgers, "ledger", "show the reviewed reasons of the expectation ledger `FILE` beside the failures of its report (repeatable)")
 	if code, done := fs.parse(args, -1); done {
 		return code
 	}
@@ -45,7 +52,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		}
 		runs = append(runs, run)
 	}
-	m, err := buildMatrix(runs)
+	m, err := buildMatrix(runs, ledgers)
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck compare:", err)
 		return ExitUsage
@@ -76,8 +83,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// buildMatrix compares runs against the embedded spec and suite.
-func buildMatrix(runs []*verdict.ReadRun) (*matrix.Matrix, error) {
+// buildMatrix compares runs against the embedded spec and suite, and gives
+// them the ledgers in files, each checked against the suite.
+func buildMatrix(runs []*verdict.ReadRun, files []string) (*matrix.Matrix, error) {
 	clauses, err := suite.LoadClauses(embedded.Spec)
 	if err != nil {
 		return nil, err
@@ -90,7 +98,38 @@ func buildMatrix(runs []*verdict.ReadRun) (*matrix.Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	return matrix.Compare(runs, clauses, scenarios, digest, version.Kit)
+	m, err := matrix.Compare(runs, clauses, scenarios, digest, version.Kit)
+	if err != nil {
+		return nil, err
+	}
+	var ledgers []*verdict.Ledger
+	for _, f := range files {
+		l, err := verdict.LoadLedger(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.CheckSuite(embedded.Data, version.Kit, clauses); err != nil {
+			return nil, err
+		}
+		ledgers = append(ledgers, l)
+	}
+	if err := m.SetLedgers(ledgers); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// fileList is the value of a repeatable flag naming files.
+type fileList []string
+
+func (l *fileList) String() string { return strings.Join(*l, " ") }
+
+func (l *fileList) Set(v string) error {
+	if v == "" {
+		return errors.New("empty file name")
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 // relPath is the path of target relative to the directory of from, for a

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,13 +13,17 @@ import (
 
 const listHelp = `
 List the scenarios of the embedded suite: name, the clauses each proves and
-the capabilities it needs. --run, --area and --shard select as a run does.`
+the capabilities it needs. --run, --area and --shard select as a run does.
+With --json, a JSON array of objects with the members name, file (the path
+as shipped; apexcheck show NAME prints it), area, clauses, requires,
+profiles and summary, for scripts.`
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("list", stdout, stderr)
 	var sel selectFlags
 	sel.register(fs.FlagSet, "list")
 	verbose := fs.Bool("v", false, "also print each scenario's summary, in a last column")
+	asJSON := fs.Bool("json", false, "print a JSON array of the scenarios instead of a table")
 	if code, done := fs.parse(args, 0); done {
 		return code
 	}
@@ -35,6 +40,13 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck list:", err)
 		return ExitUsage
+	}
+	if *asJSON {
+		if err := writeListJSON(stdout, scenarios); err != nil {
+			fmt.Fprintln(stderr, "apexcheck list:", err)
+			return ExitUsage
+		}
+		return ExitConformant
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	header := "SCENARIO\tCLAUSES\tREQUIRES"
@@ -58,4 +70,42 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	return ExitConformant
+}
+
+// listEntry is one scenario as list --json prints it. Lists are never
+// null, so that a script can iterate without a check.
+type listEntry struct {
+	Name     string          `json:"name"`
+	File     string          `json:"file"`
+	Area     string          `json:"area"`
+	Clauses  []string        `json:"clauses"`
+	Requires []string        `json:"requires"`
+	Profiles []suite.Profile `json:"profiles"`
+	Summary  string          `json:"summary"`
+}
+
+// writeListJSON prints scenarios as an indented JSON array.
+func writeListJSON(w io.Writer, scenarios []suite.Scenario) error {
+	out := make([]listEntry, 0, len(scenarios))
+	for _, s := range scenarios {
+		e := listEntry{Name: s.Name, File: shippedPath(s), Area: s.Area, Clauses: s.Clauses, Requires: s.Requires,
+			Profiles: []suite.Profile{suite.Apex}, Summary: s.Summary}
+		if suite.Core.HasScenario(s) {
+			e.Profiles = append(e.Profiles, suite.Core)
+		}
+		if e.Clauses == nil {
+			e.Clauses = []string{}
+		}
+		if e.Requires == nil {
+			e.Requires = []string{}
+		}
+		out = append(out, e)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
 }

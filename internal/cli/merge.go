@@ -87,6 +87,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = l.CheckSuite(embedded.Data, version.Kit, clauses)
 		}
+		if err == nil {
+			err = l.CheckReviewed()
+		}
 		if err != nil {
 			return fail(err)
 		}

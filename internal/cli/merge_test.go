@@ -127,6 +127,14 @@ func TestMergeLedger(t *testing.T) {
 	if code != ExitConformant || !strings.Contains(stdout, "the run matches the ledger") {
 		t.Errorf("merge --expect: exit %d\n%s", code, stdout)
 	}
+	// An unreviewed ledger is refused, as by a run.
+	todo := writeLedger(t, digest, "",
+		verdict.Expectation{Scenario: "exec_fails", Outcome: suite.Failed, Clause: "EXEC-1", Reason: "TODO: review: FAIL: exec_fails.txtar:5"},
+		verdict.Expectation{Scenario: "exec_errors", Outcome: suite.Errored, Clause: "EXEC-1", Reason: "known"})
+	code, _, stderr := run(t, append([]string{"merge", "--expect", todo}, files...)...)
+	if code != ExitUsage || !strings.Contains(stderr, "1 entry is not reviewed") || !strings.Contains(stderr, "exec_fails") {
+		t.Errorf("merge --expect with a TODO reason: exit %d\n%s", code, stderr)
+	}
 	code, stdout, _ = run(t, "merge", files[0], files[1])
 	if code != ExitNotConformant || !strings.Contains(stdout, "FAILED   exec_fails") {
 		t.Errorf("merge without a ledger: exit %d\n%s", code, stdout)

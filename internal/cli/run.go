@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 	"time"
@@ -22,7 +23,9 @@ not given, and prints each failure, a summary and the verdict.
 
 Exit status: 0 conformant (or matching the --expect ledger; certified with
 --certify), 1 not, 2 bad usage or setup, 130 interrupted (SIGINT or SIGTERM:
-the implementations are killed and the run's files removed).`
+the implementations are killed, the run's files removed, and the scenarios
+that finished before are summed up), 141 when the reader of the output went
+away (apexcheck | head: the same clean-up, quietly).`
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("", stdout, stderr)
@@ -73,6 +76,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			if err == nil {
 				err = ledger.CheckProfile(profile, all)
 			}
+			if err == nil {
+				err = ledger.CheckReviewed()
+			}
 		}
 		if err == nil && ledger.Note != "" {
 			fmt.Fprintln(stderr, "apexcheck: note:", ledger.Note)
@@ -102,6 +108,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 
+	// From here on a signal or a closed output ends the run cleanly, the
+	// handshake included.
+	watch := watchInterrupts(stdout, stderr, cfg.Tracker)
+	stdout, stderr = watch.writer(stdout), watch.writer(stderr)
 	hello, err := conformance.Handshake(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "apexcheck: implementation %q: %v\n", strings.Join(cfg.Impl, " "), err)
@@ -112,6 +122,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if err := writeReports(rep, &f.reportFlags, stdout); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 		}
+		watch.stop()
 		return ExitUsage
 	}
 	impl := *hello.Hello.Implementation
@@ -129,13 +140,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		Ledger: ledger, Clauses: clauses, Scripts: embedded.Scripts, RerunFlags: f.rerunFlags()}
 	prog := newProgress(f.progress, stderr, len(selected), f.verbose)
 	cfg.OnResult = func(r suite.Result) {
-		prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) })
+		watch.result(r, func() { prog.finish(r, func() { printResult(stdout, rep, r, f.verbose) }) })
 	}
 	cfg.OnStart = prog.start
 	start := time.Now()
-	stopWatching := stopOnSignal(stderr, cfg.Tracker, prog.done)
+	watch.started(len(selected), prog.done)
 	results, err := conformance.Run(cfg)
-	stopWatching()
+	watch.stop()
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "apexcheck:", err)
@@ -212,10 +223,22 @@ func printResult(w io.Writer, rep *verdict.Report, r suite.Result, verbose bool)
 	case st == verdict.FlakyPass:
 		fmt.Fprintf(w, "    listed as flaky (%s): %s\n", e.Clause, e.Reason)
 	case r.Outcome == suite.Failed || r.Outcome == suite.Errored:
+		if verbose {
+			// The scenario's own explanation first: testscript keeps only
+			// the first line of each passed section in the log, and a
+			// long log loses its start.
+			scripts := rep.Scripts
+			if scripts == nil {
+				scripts = embedded.Scripts // a merge: its reports are of the embedded suite
+			}
+			if data, err := fs.ReadFile(scripts, r.Scenario.Path); err == nil {
+				fmt.Fprintf(w, "    scenario (apexcheck show %s):\n%s\n", r.Scenario.Name, indent8(explanation(data)))
+			}
+		}
 		if verbose && r.Log != "" {
 			// The whole log: each command and its output, which the
 			// block's diff and tails summarise.
-			fmt.Fprintf(w, "    log:\n%s\n", indent(indent(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog)))))
+			fmt.Fprintf(w, "    log:\n%s\n", indent8(rep.ShippedPaths(r.Scenario, verdict.LogTail(r.Log, verdict.MaxLog))))
 		}
 		fmt.Fprintln(w, indent(rep.Failure(r).Text()))
 	case r.Outcome == suite.Skipped && r.Message != "":

@@ -55,11 +55,15 @@ func (f *implFlags) command() ([]string, string, error) {
 	return words, self, nil
 }
 
-// absPaths makes absolute each word naming an existing relative path.
+// absPaths makes absolute each word naming an existing relative path, and
+// each word that is plainly a path (./x, ../x) whether or not it exists:
+// a missing one is then reported where the caller looked for it, not
+// inside the scenario's work directory.
 func absPaths(words []string) {
 	for i, w := range words {
 		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
-			if _, err := os.Stat(w); err == nil {
+			_, err := os.Stat(w)
+			if err == nil || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") {
 				if abs, err := filepath.Abs(w); err == nil {
 					words[i] = abs
 				}

@@ -11,7 +11,7 @@ import (
 const versionHelp = `
 Print the kit version and the full digest of the embedded suite, which
 certificates are pinned to (an expectation ledger pins each entry to its
-scenario instead).`
+scenario instead). apexcheck --version prints the same.`
 
 // cmdVersion prints the kit version and suite digest.
 func cmdVersion(args []string, stdout, stderr io.Writer) int {

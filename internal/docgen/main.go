@@ -16,7 +16,9 @@
 //
 // The results tables are rendered from the data their block keeps in a
 // comment; a certificate given on the command line replaces the row of
-// its implementation (or adds one). The findings table keeps each tool's
+// its implementation (or adds one), and a row's counts are those of its
+// implementation's checked-in report of the apex profile, where there is
+// one, so that no table disagrees with the reports. The findings table keeps each tool's
 // hand-written columns in its comment and takes its counts from the
 // checked-in reports (docs/reports/NAME.PROFILE.jsonl).
 package main
@@ -41,7 +43,7 @@ import (
 )
 
 // docs are the files with generated blocks, relative to the repository.
-var docs = []string{"README.md", "docs/results.md", "docs/findings.md"}
+var docs = []string{"README.md", "docs/results.md", "docs/findings.md", "adapters/pi/COMPARISON.md"}
 
 // reportDir holds the checked-in reports, relative to the repository.
 const reportDir = "docs/reports"
@@ -216,7 +218,7 @@ func Rewrite(doc []byte, facts Facts, rows []Row) ([]byte, error) {
 				errs = append(errs, err)
 				return m
 			}
-			text, err = renderResults(merge(kept, rows))
+			text, err = renderResults(fromReports(merge(kept, rows), facts.Reports))
 			if err != nil {
 				errs = append(errs, err)
 				return m
@@ -266,6 +268,22 @@ func merge(kept, fresh []Row) []Row {
 		} else {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// fromReports sets the counts of every row whose implementation has a
+// checked-in report of the apex profile (NAME.apex.jsonl) to that report's,
+// so that a results table can never disagree with the reports the matrix
+// and the findings are made of.
+func fromReports(rows []Row, reports map[string]suite.Totals) []Row {
+	out := slices.Clone(rows)
+	for i, r := range out {
+		t, ok := reports[r.Name+".apex"]
+		if !ok {
+			continue
+		}
+		out[i].Passed, out[i].Failed, out[i].Errored, out[i].Skipped, out[i].Total = t.Passed, t.Failed, t.Errored, t.Skipped, t.Total()
 	}
 	return out
 }

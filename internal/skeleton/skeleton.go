@@ -65,7 +65,7 @@ func Langs() []string {
 // Lookup returns the skeleton for a language.
 func Lookup(lang string) (Skeleton, error) {
 	for _, s := range skeletons {
-		if s.Lang == lang {
+		if strings.EqualFold(s.Lang, lang) {
 			return s, nil
 		}
 	}

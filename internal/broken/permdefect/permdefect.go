@@ -5,6 +5,11 @@
 // against the corpus so that the corpus must fail it too. Each differs from
 // the reference by exactly the mistake its name gives, one a port of the
 // seed has a real chance of making.
+//
+// The segmenter's defects replace permission.Grammar's Classify; the
+// defects of the permission functions, the matcher and the rule engine are
+// knobs of Port, a hand-written port of them (port.go), which
+// internal/broken serves with one knob turned per variant.
 package permdefect
 
 import (
@@ -140,14 +145,17 @@ func reparsedWhen(pick func(c permission.Classification, words []string) bool) f
 		}
 		var segs, words []string
 		syntax.Walk(f, func(n syntax.Node) bool {
-			ce, ok := n.(*syntax.CallExpr)
-			if !ok {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				for _, w := range n.Args {
+					words = append(words, w.Lit())
+				}
+			case *syntax.DeclClause, *syntax.LetClause:
+				// Declaration builtins parse as clauses of their own.
+			default:
 				return true
 			}
-			segs = append(segs, command[ce.Pos().Offset():ce.End().Offset()])
-			for _, w := range ce.Args {
-				words = append(words, w.Lit())
-			}
+			segs = append(segs, command[n.Pos().Offset():n.End().Offset()])
 			return false
 		})
 		if len(segs) == 0 || !pick(c, words) {
