@@ -41,9 +41,9 @@ func init() {
 		Serve:     naive(naiveExec{stdin: stdinNewline, signal: syscall.SIGKILL, group: true}),
 	})
 	Register("pseudo-terminal", Variant{
-		Clause: "EXEC-27",
+		Clause: "EXEC-30",
 		Defect: "runs the command on a pseudo-terminal, its controlling terminal, as tools built on node-pty do, " +
-			"so pagers and /dev/tty prompts wait for keystrokes that never come (EXEC-27)",
+			"so pagers and /dev/tty prompts wait for keystrokes that never come (EXEC-30)",
 		Scenarios: `^exec_core_(stdin_not_terminal|no_terminal|dev_tty|pager_less|pager_more)$`,
 		Serve:     naive(naiveExec{pty: true, signal: syscall.SIGKILL, group: true}),
 	})
