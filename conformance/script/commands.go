@@ -149,6 +149,8 @@ type callFlags struct {
 	aborted                         bool
 	noexpose                        bool
 	within                          time.Duration
+	repeat                          string
+	times                           int
 }
 
 func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
@@ -166,11 +168,23 @@ func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
 	fs.BoolVar(&f.evidence, "evidence", false, "ask for the evidence record")
 	fs.BoolVar(&f.aborted, "aborted", false, "hand the tool an already-aborted signal")
 	fs.DurationVar(&f.within, "within", 0, "bound on the wait for the result")
+	fs.StringVar(&f.repeat, "repeat", "", "text that replaces @REPEAT@ in JSON, -times times over")
+	fs.IntVar(&f.times, "times", 1, "how many times -repeat's text is repeated")
 	parseFlags(ts, fs, args)
 	if fs.NArg() != 1 {
 		ts.Fatalf("usage: call [flags] JSON")
 	}
-	raw := []byte(fs.Arg(0))
+	arg := fs.Arg(0)
+	if f.repeat != "" {
+		// A command of hundreds of kilobytes cannot be written in a
+		// script line; it is built here, escaped for a JSON string.
+		if !strings.Contains(arg, "@REPEAT@") || f.times < 1 {
+			ts.Fatalf("call: -repeat needs @REPEAT@ in JSON and -times of 1 or more")
+		}
+		quoted, _ := json.Marshal(strings.Repeat(f.repeat, f.times))
+		arg = strings.Replace(arg, "@REPEAT@", string(quoted[1:len(quoted)-1]), 1)
+	}
+	raw := []byte(arg)
 	req := protocol.Request{Type: protocol.TypeCall, ID: f.id, Arguments: raw,
 		Cwd: f.cwd, Updates: f.updates, Evidence: f.evidence, Aborted: f.aborted}
 	if req.Cwd == "" {

@@ -35,7 +35,7 @@ func init() {
 	Register("drops-stderr", Variant{
 		Clause:    "EXEC-6",
 		Defect:    "captures stdout only: what the command writes to stderr never reaches the model (EXEC-6)",
-		Scenarios: `^exec_core_both_streams$`,
+		Scenarios: `^(exec_core_both_streams|output_core_(interleaved|stderr_flood))$`,
 		Serve:     rewritingCommand(func(cmd string) string { return "{\n" + cmd + "\n} 2>/dev/null" }),
 	})
 	Register("agent-stdin", Variant{
