@@ -210,16 +210,26 @@ func (e Port) applies(r *protocol.Rule, c seen) bool {
 	return false
 }
 
+// decidedBeforeSegments is what both matchers answer before looking at
+// segments: nothing for a call that does not parse or classify, the
+// handle's rule for one that is not a run. ok is false when the segments
+// decide.
+func (e Port) decidedBeforeSegments(content string, c seen) (match, ok bool) {
+	switch {
+	case !c.p.OK:
+		return false, true
+	case !c.run:
+		return e.matchesHandle(content), true
+	case !c.classifies:
+		return false, true
+	}
+	return false, false
+}
+
 // matches is the allow matcher (PERM-3).
 func (e Port) matches(content string, c seen) bool {
-	if !c.p.OK {
-		return false
-	}
-	if !c.run {
-		return e.matchesHandle(content)
-	}
-	if !c.classifies {
-		return false
+	if m, ok := e.decidedBeforeSegments(content, c); ok {
+		return m
 	}
 	for _, s := range c.class.Segments {
 		m := e.segmentMatches(s, content)
@@ -235,14 +245,8 @@ func (e Port) matches(content string, c seen) bool {
 
 // matchesDeny is the deny matcher (PERM-4, PERM-47).
 func (e Port) matchesDeny(content string, c seen) bool {
-	if !c.p.OK {
-		return false
-	}
-	if !c.run {
-		return e.matchesHandle(content)
-	}
-	if !c.classifies {
-		return false
+	if m, ok := e.decidedBeforeSegments(content, c); ok {
+		return m
 	}
 	for _, s := range append(append([]string(nil), c.class.Segments...), c.class.Inner...) {
 		if e.segmentMatches(s, content) {
