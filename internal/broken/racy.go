@@ -52,3 +52,31 @@ func init() {
 		})
 	}
 }
+
+// The approval variants model Codex's shell tool, whose patched bash asks
+// its server before each exec: a program started after the marker waits
+// for an answer, and dies with the server when the session ends first. The
+// port kills only the shell's pid, and each sleep waits 1 s for "approval"
+// and then runs only while the server (the shell's parent, $PPID, which a
+// subshell keeps) is alive. A scenario whose subshell writes its marker and
+// then starts `sleep 300` lets the session end during the wait, the sleep
+// never starts, and nothing survives; one whose subshell blocks in the
+// shell's own `read` after its marker leaves a running subshell behind.
+func init() {
+	approvalShell := func(sh shellexec.Shell, command string) []string {
+		return sh.Argv("sleep() { command sleep 1; kill -0 $PPID 2>/dev/null || exit 1; command sleep \"$@\"; }\n" + command)
+	}
+	killPid := func(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+	for _, r := range []struct{ scenario, clause, ends string }{
+		{"proto_core_shutdown", "PROTO-9", "a shutdown"},
+		{"proto_core_stdin_close", "PROTO-10", "the end of its stdin"},
+	} {
+		Register("approval-"+r.scenario, Variant{
+			Clause: r.clause,
+			Defect: fmt.Sprintf("kills only the shell's pid on %s, and each sleep its shell starts first waits 1 s "+
+				"for approval and dies if the server has gone: a program started after the marker never runs", r.ends),
+			Scenarios: "^" + r.scenario + "$",
+			Serve:     withPort(port{kill: killPid, argv: approvalShell}),
+		})
+	}
+}
