@@ -479,7 +479,12 @@ func (l *Ledger) Evaluate(results []suite.Result) Verdict {
 // an entry whose scenario changed is repinned to it, with this kit as its
 // reviewer. New entries get the scenario's first cited clause and a reason
 // starting "TODO", which a reviewer replaces after reading the failure.
-func DraftLedger(w io.Writer, results []suite.Result, previous *Ledger, fsys fs.FS, kit, implementation string, profile suite.Profile) error {
+// When partial is true the run selected only part of the suite (--run,
+// --area, --shard), and the previous entries of the scenarios it did not
+// run are kept exactly as they were, so that a reviewer can repin the few
+// scenarios a kit upgrade changed without rerunning the rest; an entry
+// whose scenario left the suite is dropped either way.
+func DraftLedger(w io.Writer, results []suite.Result, previous *Ledger, fsys fs.FS, kit, implementation string, profile suite.Profile, partial bool) error {
 	digests, err := suite.ScenarioDigests(fsys, ".")
 	if err != nil {
 		return fmt.Errorf("draft ledger: %w", err)
@@ -516,6 +521,17 @@ func DraftLedger(w io.Writer, results []suite.Result, previous *Ledger, fsys fs.
 			e.Reason = "TODO: review: " + firstLine(CleanMessage(r.Message))
 		}
 		l.Expected = append(l.Expected, e)
+	}
+	if partial && previous != nil {
+		ran := make(map[string]bool, len(results))
+		for _, r := range results {
+			ran[r.Scenario.Name] = true
+		}
+		for _, e := range previous.Expected {
+			if !ran[e.Scenario] && digests[e.Scenario] != "" {
+				l.Expected = append(l.Expected, e)
+			}
+		}
 	}
 	sort.Slice(l.Expected, func(i, j int) bool { return l.Expected[i].Scenario < l.Expected[j].Scenario })
 	return writeIndentedJSON(w, l)

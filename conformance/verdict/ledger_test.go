@@ -338,7 +338,7 @@ func TestDraftLedger(t *testing.T) {
 		{Scenario: "call_a", Clause: "CALL-1", Reason: "races", Flaky: true},
 	}}
 	var buf bytes.Buffer
-	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
+	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex, false); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ParseLedger(buf.Bytes())
@@ -364,7 +364,7 @@ func TestDraftLedger(t *testing.T) {
 		t.Errorf("a flaky entry that passed this time was dropped: %+v", e)
 	}
 	buf.Reset()
-	if err := DraftLedger(&buf, sample().Results, nil, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
+	if err := DraftLedger(&buf, sample().Results, nil, draftSuite, "2", "impl 1.2", suite.Apex, false); err != nil {
 		t.Fatal(err)
 	}
 	l, _ = ParseLedger(buf.Bytes())
@@ -382,7 +382,7 @@ func TestDraftLedgerRepins(t *testing.T) {
 		{Scenario: "exec_c", ScenarioDigest: "sha256:" + strings.Repeat("0", 64), Kit: "1", Clause: "EXEC-2", Reason: "reviewed too"},
 	}}
 	var buf bytes.Buffer
-	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex); err != nil {
+	if err := DraftLedger(&buf, sample().Results, prev, draftSuite, "2", "impl 1.2", suite.Apex, false); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ParseLedger(buf.Bytes())
@@ -394,6 +394,40 @@ func TestDraftLedgerRepins(t *testing.T) {
 	}
 	if e := l.Lookup("exec_c"); e.Kit != "2" || e.ScenarioDigest != d["exec_c"] || e.Reason != "reviewed too" {
 		t.Errorf("changed entry %+v, want repinned by kit 2, reason kept", e)
+	}
+}
+
+// TestDraftLedgerPartial: a draft from a run of part of the suite keeps,
+// untouched, the entries of the scenarios the run did not select, and drops
+// an entry whose scenario left the suite; a whole run drops them all.
+func TestDraftLedgerPartial(t *testing.T) {
+	kept := Expectation{Scenario: "exec_c", ScenarioDigest: "sha256:" + strings.Repeat("1", 64), Kit: "1", Clause: "EXEC-2", Reason: "reviewed, not rerun"}
+	prev := &Ledger{Format: 2, Expected: []Expectation{kept, {Scenario: "gone_x", Kit: "1", Clause: "GONE-1", Reason: "left the suite"}}}
+	var only []suite.Result
+	for _, r := range sample().Results {
+		if r.Scenario.Name != "exec_c" {
+			only = append(only, r)
+		}
+	}
+	for _, partial := range []bool{true, false} {
+		var buf bytes.Buffer
+		if err := DraftLedger(&buf, only, prev, draftSuite, "2", "impl 1.2", suite.Apex, partial); err != nil {
+			t.Fatal(err)
+		}
+		l, err := ParseLedger(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := l.Lookup("exec_c")
+		switch {
+		case partial && (e == nil || *e != kept):
+			t.Errorf("partial run: entry of a scenario not run is %+v, want %+v kept", e, kept)
+		case !partial && e != nil:
+			t.Errorf("whole run: entry of a scenario without a result kept: %+v", e)
+		}
+		if l.Lookup("gone_x") != nil {
+			t.Errorf("partial=%v: entry of a scenario that left the suite kept", partial)
+		}
 	}
 }
 

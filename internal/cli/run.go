@@ -167,7 +167,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.writeExpect != "" {
 		if err := writeFile(f.writeExpect, func(w io.Writer) error {
-			return verdict.DraftLedger(w, results, previous, embedded.Data, version.Kit, impl.Name+" "+impl.Version, profile)
+			return verdict.DraftLedger(w, results, previous, embedded.Data, version.Kit, impl.Name+" "+impl.Version, profile,
+				f.run != "" || len(f.areas) > 0 || f.shard != "")
 		}); err != nil {
 			fmt.Fprintln(stderr, "apexcheck:", err)
 			usageErr = true

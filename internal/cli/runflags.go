@@ -108,7 +108,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		expect:  "check the run against the expectation ledger `FILE`: known failures pass, any difference fails",
 		certify: "certify: every MUST scenario must run and pass (no skips); prints a certificate (with --shard and --json: judges the shard, and apexcheck merge certifies)",
 	})
-	fs.StringVar(&f.writeExpect, "write-expect", "", "write a draft ledger of this run's failures to `FILE`, for review")
+	fs.StringVar(&f.writeExpect, "write-expect", "", "write a draft ledger of this run's failures to `FILE`, for review (a run of part of the suite keeps the other scenarios' entries)")
 }
 
 // check rejects flag combinations that make no sense.
