@@ -101,11 +101,14 @@ func (v *Validation) Errors() int {
 // Run starts the implementation impl once, runs the canned exchanges and
 // checks every message both ways against the schema: the hello, every
 // update and final response, and the runner's own requests. bound bounds
-// every wait (zero: [client.DefaultBound]). It fails only when the
+// every wait (zero: [client.DefaultBound]); startup is the
+// implementation's start-up allowance before the bound on its hello
+// answer begins ([client.Options.Startup]: an MCP server behind the bridge
+// has its mapping's start-up bound). It fails only when the
 // implementation cannot be driven at all (no handshake, a crash, a hang
 // past the bound); what it says that the schema does not allow is
 // reported in the Validation.
-func Run(impl []string, bound time.Duration, schema *Schema) (*Validation, error) {
+func Run(impl []string, bound, startup time.Duration, schema *Schema) (*Validation, error) {
 	if bound <= 0 {
 		bound = client.DefaultBound
 	}
@@ -127,7 +130,7 @@ func Run(impl []string, bound time.Duration, schema *Schema) (*Validation, error
 		taken = len(lines)
 		return out
 	}
-	c, err := client.Start(impl, env, dir, bound, client.Options{Trace: func(line []byte) {
+	c, err := client.Start(impl, env, dir, bound, client.Options{Startup: startup, Trace: func(line []byte) {
 		mu.Lock()
 		lines = append(lines, line)
 		mu.Unlock()

@@ -55,3 +55,22 @@ func TestMCPEndToEnd(t *testing.T) {
 		t.Errorf("the server never got the mapping's setup request:\n%s", log)
 	}
 }
+
+// TestMCPValidateStartupAllowance: validate gives an MCP server behind the
+// bridge its mapping's start-up bound before the bound on the hello answer
+// begins, as a run does, so a server slower to start than --bound is
+// validated rather than reported as never answering hello.
+func TestMCPValidateStartupAllowance(t *testing.T) {
+	dir := t.TempDir()
+	mapping := filepath.Join(dir, "fake.json")
+	if err := os.WriteFile(mapping, []byte(mcpfake.Mapping), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The server starts 2 s late; the bound on every wait is 1 s.
+	server := "sh -c 'sleep 2; exec \"$0\" \"$@\"' " + os.Args[0] + " " + mcpfake.Arg + " " + filepath.Join(dir, "server.log")
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"validate", "--mcp", server, "--mcp-mapping", mapping, "--bound", "1s"}, &stdout, &stderr)
+	if code == ExitUsage || strings.Contains(stderr.String(), "hello") {
+		t.Fatalf("exit %d: the start-up counted against the hello bound\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}

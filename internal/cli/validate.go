@@ -37,7 +37,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apexcheck validate:", err)
 		return ExitUsage
 	}
-	v, err := validate.Run(argv, f.bound, schema)
+	v, err := validate.Run(argv, f.bound, f.mcp.startup, schema)
 	if v != nil {
 		v.WriteText(stdout, *verbose)
 	}
