@@ -7,10 +7,10 @@ GO      ?= go
 IMPL    ?=
 FLAGS   ?=
 # The suite runs scenarios in parallel and spawns many shells. The longest
-# package is internal/broken: every realistic defect runs its whole area of
-# scenarios (about ten minutes on an idle 2-core machine, more when it is
-# shared), past go test's default of 10 minutes; a hang is caught sooner by
-# the runner's own bounds.
+# package is internal/broken: every realistic defect runs the scenarios
+# citing its clause (about ten minutes on a shared 2-core machine), near go
+# test's default of 10 minutes; a hang is caught sooner by the runner's own
+# bounds.
 TIMEOUT ?= 45m
 
 .PHONY: all test test-kit go-test check fmt-check vet certify bench build certify-pi pi-ledger stress skeleton-ledgers docs docs-third-parties matrix mutants
@@ -31,7 +31,7 @@ test: certify-pi certify-third-parties
 
 # One package at a time (-p 1): each package runs its scenarios in
 # parallel already, and the suite's time-bound scenarios (the probe's 5 s)
-# must not share two cores with the broken variants' whole-area runs.
+# must not share two cores with the broken variants' runs.
 go-test:
 	$(GO) test -p 1 -timeout $(TIMEOUT) ./...
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func TestVariantsAreCaught(t *testing.T) {
 				Impl:    []string{os.Args[0], "broken", name},
 				Scripts: apexcheck.Scripts,
 				Dir:     ".",
-				Run:     regexp.MustCompile(v.Scenarios),
+				Run:     citing(t, name, v.Scenarios, v.Clause),
 				Bound:   bound,
 				SelfExe: os.Args[0],
 			}
@@ -138,3 +139,56 @@ func selectsScenario(t *testing.T, re string) bool {
 	}
 	return false
 }
+
+// citing narrows a variant's selection re to the scenarios that cite its
+// clause: the defect breaks that clause, so a scenario proving the clause
+// must catch it, and the other scenarios of the selection (a whole area,
+// often) only cost time: narrowed, the package runs about 800 scenarios
+// instead of 7,900. A selection that holds no scenario citing the clause
+// is kept whole, and so is that of a variant on caughtOutsideClause.
+func citing(t *testing.T, variant, re, clause string) *regexp.Regexp {
+	t.Helper()
+	scenarios, err := loadScenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := regexp.MustCompile(re)
+	var names []string
+	for _, sc := range scenarios {
+		if !sel.MatchString(sc.Name) {
+			continue
+		}
+		for _, c := range sc.Clauses {
+			if c == clause {
+				names = append(names, regexp.QuoteMeta(sc.Name))
+				break
+			}
+		}
+	}
+	if len(names) == 0 || caughtOutsideClause[variant] {
+		return sel
+	}
+	return regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+}
+
+// caughtOutsideClause lists the variants that no scenario citing their
+// clause catches, only another scenario of their selection: each keeps its
+// whole selection. Each is a gap in the citations to close, by citing the
+// clause in the scenario that catches the defect where it proves it, or by
+// a scenario of the clause that does; the list only shrinks.
+var caughtOutsideClause = map[string]bool{
+	"bg-launch-host-path":             true,
+	"call-integer-timeout":            true,
+	"call-rejects-arrays":             true,
+	"call-truthy-kill":                true,
+	"exec-grace-none":                 true,
+	"exec-max-timeout-in-seconds":     true,
+	"exec-nonzero-truncation-details": true,
+	"out-file-after-result":           true,
+	"perm-default-before-rules":       true,
+}
+
+// loadScenarios parses the suite once for every variant.
+var loadScenarios = sync.OnceValues(func() ([]suite.Scenario, error) {
+	return suite.LoadScenarios(apexcheck.Scripts, ".")
+})
