@@ -19,7 +19,7 @@ func TestMCPFlagsUsage(t *testing.T) {
 	}{
 		{[]string{"--mcp", "server"}, "--mcp needs --mcp-mapping"},
 		{[]string{"--mcp", "server", "--mcp-mapping", "codex", "--impl", "x"}, "exclude each other"},
-		{[]string{"--mcp", "server", "--mcp-mapping", "nosuch"}, "no shipped mapping of that name (codex)"},
+		{[]string{"--mcp", "server", "--mcp-mapping", "nosuch"}, "no shipped mapping of that name (codex, desktop-commander, mcp-server-commands)"},
 		{[]string{"--mcp", "'", "--mcp-mapping", "codex"}, "--mcp"},
 	} {
 		var stdout, stderr bytes.Buffer
