@@ -182,7 +182,6 @@ var caughtOutsideClause = map[string]bool{
 	"call-integer-timeout":            true,
 	"call-rejects-arrays":             true,
 	"call-truthy-kill":                true,
-	"exec-grace-none":                 true,
 	"exec-max-timeout-in-seconds":     true,
 	"exec-nonzero-truncation-details": true,
 	"out-file-after-result":           true,

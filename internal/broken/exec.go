@@ -206,8 +206,8 @@ func init() {
 		"strips ANSI escape sequences and carriage returns from the output, to spare the model",
 		port{text: stripANSI})
 	reg("exec-grace-none", "EXEC-19",
-		"answers on the shell's exit event (Node's 'exit' where 'close' was meant): what the pipes still hold is lost",
-		port{grace: time.Nanosecond, dropInFlight: true})
+		"answers on the shell's exit event (Node's 'exit' where 'close' was meant) with a reader that lags behind the shell, as on a loaded machine: what the pipes still hold is lost",
+		port{grace: time.Nanosecond, dropInFlight: true, readsAfterExit: true})
 	reg("exec-session-vars-kept-when-hidden", "EXEC-22",
 		"removes the inherited session variables only when it is about to set them: with exposeSessionEnvironment false or no session they pass through",
 		port{env: func(host []string, login func() (string, bool), c tool.Call) []string {

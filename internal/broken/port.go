@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -66,6 +67,13 @@ type port struct {
 	// dropInFlight keeps, once the grace has passed, nothing the pipes
 	// still hold (EXEC-19).
 	dropInFlight bool
+	// readsAfterExit starts the pumps only once the shell has exited, as
+	// a reader descheduled for the command's whole life on a loaded
+	// machine, or after 2 s, so that a shell which fills a pipe still
+	// runs. With dropInFlight they start once the grace has passed, so
+	// that what the pipes hold at the shell's exit is deterministically
+	// in flight, not raced for (EXEC-19).
+	readsAfterExit bool
 	// pumpsOutliveResult, once the grace has passed, answers with the
 	// output so far and leaves the pumps copying into the accumulator,
 	// and so into the full-output file, until the pipes close (OUT-32).
@@ -232,8 +240,17 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 	started := time.Now()
 
 	pumped := make(chan struct{})
+	release := make(chan struct{})
+	free := sync.OnceFunc(func() { close(release) })
+	defer free()
 	go func() {
 		defer close(pumped)
+		if p.readsAfterExit {
+			select {
+			case <-release:
+			case <-time.After(2 * time.Second):
+			}
+		}
 		if p.streamsInTurn {
 			io.Copy(acc, reads[0])
 			io.Copy(acc, reads[1])
@@ -285,6 +302,9 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 		status = "Command timed out after " + given + " seconds"
 	}
 	<-exited
+	if !p.dropInFlight {
+		free()
+	}
 	grace := p.grace
 	if grace == 0 {
 		grace = shellexec.StreamGrace
@@ -301,6 +321,7 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 			for _, r := range reads {
 				r.SetReadDeadline(time.Now())
 			}
+			free()
 			<-pumped
 			// What the shell wrote before it exited may still sit in the
 			// pipes on a loaded machine: take it without waiting for more.
@@ -311,6 +332,7 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 			}
 		}
 	}
+	free()
 	var snap output.Snapshot
 	if outlive {
 		snap = acc.Snapshot()
@@ -469,6 +491,12 @@ var Controls = map[string]Variant{
 		Defect:    "none: the hand-written foreground execution the exec variants turn one knob of",
 		Scenarios: `^exec_`,
 		Serve:     withPort(port{}),
+	},
+	"port-lagging-reader": {
+		Defect: "none: the port with a reader that starts only once the shell has exited, as exec-grace-none's does; " +
+			"it waits for the pipes as the reference does, and so loses nothing",
+		Scenarios: `^exec_(core_)?(detached_grandchild|timeout_detached_holder|abort_detached_holder|other_call_exits|output)$`,
+		Serve:     withPort(port{readsAfterExit: true}),
 	},
 }
 
