@@ -70,6 +70,8 @@ func init() {
 	for _, r := range []struct{ scenario, clause, ends string }{
 		{"proto_core_shutdown", "PROTO-9", "a shutdown"},
 		{"proto_core_stdin_close", "PROTO-10", "the end of its stdin"},
+		{"proto_shutdown_aborts_calls", "PROTO-9", "a shutdown"},
+		{"proto_stdin_close", "PROTO-10", "the end of its stdin"},
 	} {
 		Register("approval-"+r.scenario, Variant{
 			Clause: r.clause,
