@@ -407,12 +407,28 @@ func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, erro
 	case <-p.done:
 		return p.Response()
 	case <-t.C:
-		err := fmt.Errorf("%w: no answer to %s request %q within %v", ErrBroken, p.Request.Type, p.ID, bound)
+		err := &NoAnswerError{Type: p.Request.Type, ID: p.ID, Bound: bound}
 		c.fail(err)
 		c.Kill()
 		return protocol.Response{}, err
 	}
 }
+
+// NoAnswerError is Await's error when its bound passed with no answer: the
+// implementation broke the protocol (it wraps [ErrBroken]) unless the bound
+// was one a scenario set to check a behaviour, which the caller knows.
+type NoAnswerError struct {
+	Type  string        // the request's type
+	ID    string        // the request's id
+	Bound time.Duration // how long the answer was awaited
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("%v: no answer to %s request %q within %v", ErrBroken, e.Type, e.ID, e.Bound)
+}
+
+// Unwrap returns ErrBroken.
+func (e *NoAnswerError) Unwrap() error { return ErrBroken }
 
 // Roundtrip sends req and awaits its response.
 func (c *Client) Roundtrip(req protocol.Request, bound time.Duration) (protocol.Response, error) {

@@ -3,6 +3,7 @@ package script
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -264,12 +265,26 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 
 // finishCall waits for a call's result, records it and checks its error
 // flag against neg.
+//
+// A scenario's own -within bound is a behaviour it checks (the call ends
+// although a grandchild holds its pipes, a timeout ends the command): a
+// call that misses it fails the scenario, charged to the clauses it
+// proves. Without -within the bound is the runner's --bound, the
+// conversation's safety net, and a miss is an errored hang. Either way
+// the implementation is stopped: a call still running cannot be judged
+// further.
 func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
-	if within == 0 {
+	own := within != 0
+	if !own {
 		within = s.cfg.bound()
 	}
 	start := time.Now()
 	resp, err := s.client.Await(p, within)
+	var miss *client.NoAnswerError
+	if own && errors.As(err, &miss) {
+		s.ts.Fatalf("no result for call %q within %v, the scenario's bound: the call did not end in time (the implementation was stopped)%s",
+			miss.ID, within, p.CaseNote())
+	}
 	s.check(err)
 	s.ts.Logf("result after %.2fs", time.Since(start).Seconds())
 	note := p.CaseNote()

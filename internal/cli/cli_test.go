@@ -263,6 +263,32 @@ func TestOutcomesAndReports(t *testing.T) {
 	}
 }
 
+// TestWithinMissFails: a call that misses the scenario's own -within bound
+// fails the scenario (the bound is a behaviour the scenario checks, charged
+// to its clauses), while one that misses the runner's --bound, the
+// conversation's safety net, errors it.
+func TestWithinMissFails(t *testing.T) {
+	useSuite(t, map[string]string{
+		"exec_within": "# Misses its own bound.\n# clauses: EXEC-1\n\ncall -within 1s '{\"command\":\"sleep 30\"}'\n",
+		"exec_bound":  "# Misses the runner's bound.\n# clauses: EXEC-1\n\ncall '{\"command\":\"sleep 30\"}'\n",
+	})
+	file := filepath.Join(t.TempDir(), "report.jsonl")
+	code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--bound", "2s", "--json", file)
+	if code != ExitNotConformant {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNotConformant, stdout, stderr)
+	}
+	_, scenarios, _ := readJSONLines(t, file)
+	if got, want := outcomes(scenarios), map[string]string{"exec_within": "failed", "exec_bound": "errored"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outcomes %v, want %v", got, want)
+	}
+	if m := scenarios["exec_within"]["message"].(string); !strings.Contains(m, "within 1s, the scenario's bound") || strings.Contains(m, "[errored]") {
+		t.Errorf("exec_within: message %q names no scenario bound, or says errored", m)
+	}
+	if m := scenarios["exec_bound"]["message"].(string); !strings.Contains(m, "[errored] implementation broke the protocol: no answer to call request") {
+		t.Errorf("exec_bound: message %q", m)
+	}
+}
+
 func TestGitHubAnnotations(t *testing.T) {
 	mixed(t)
 	t.Setenv("GITHUB_ACTIONS", "true")
