@@ -124,6 +124,7 @@ stress:
 # go test ./internal/cli -run TestInitSkeletons) from a fresh run of each,
 # keeping the reviewed clause and reason of every entry that stays; new
 # entries say TODO. A language whose interpreter is missing is left as it is.
+# FLAGS="--run '^(a|b)$$$$'" repins only the entries of the scenarios named.
 SKELETON_LEDGERS := internal/skeleton/ledgers
 
 skeleton-ledgers:
@@ -139,7 +140,7 @@ skeleton-ledgers:
 		$$tmp/apexcheck init --lang $$lang --dir $$tmp/$$lang >/dev/null; \
 		if [ $$lang = go ]; then (cd $$tmp/go && $(GO) build -o adapter .); fi; \
 		$$tmp/apexcheck --impl "$$impl" --progress off --expect $(SKELETON_LEDGERS)/$$lang.json \
-			--write-expect $(SKELETON_LEDGERS)/$$lang.json >/dev/null || true; \
+			--write-expect $(SKELETON_LEDGERS)/$$lang.json $(FLAGS) >/dev/null || true; \
 		echo "$@: wrote $(SKELETON_LEDGERS)/$$lang.json"; \
 	done; \
 	if grep -l '"TODO' $(SKELETON_LEDGERS)/*.json; then echo "$@: review the TODO entries above"; fi
