@@ -45,16 +45,20 @@ func TestVariantsAreCaught(t *testing.T) {
 			if !selectsScenario(t, v.Scenarios) {
 				t.Fatalf("variant %q selects no scenario with %q", name, v.Scenarios)
 			}
-			start := time.Now()
-			cfg := conformance.Config{
-				Impl:    []string{os.Args[0], "broken", name},
-				Scripts: apexcheck.Scripts,
-				Dir:     ".",
-				Run:     citing(t, name, v.Scenarios, v.Clause),
-				Bound:   bound,
-				SelfExe: os.Args[0],
+			sel, narrowed := citing(t, v.Scenarios, v.Clause)
+			if narrowed && caughtOutsideClause[name] {
+				// The ratchet: a listed variant that the scenarios citing
+				// its clause catch now has a gap closed, and must leave
+				// the list, or the list would only ever grow stale.
+				if results, err := runVariant(name, sel); err == nil && len(caughtIn(results)) > 0 {
+					t.Errorf("variant %q is caught by the scenarios citing %s now (%s): remove it from caughtOutsideClause",
+						name, v.Clause, strings.Join(caughtIn(results), ", "))
+					return
+				}
+				sel = regexp.MustCompile(v.Scenarios)
 			}
-			results, err := conformance.Run(cfg)
+			start := time.Now()
+			results, err := runVariant(name, sel)
 			elapsed := time.Since(start)
 			if err != nil {
 				// A variant that cannot even complete the handshake is caught
@@ -85,6 +89,29 @@ func TestVariantsAreCaught(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runVariant runs the scenarios sel selects against the variant name.
+func runVariant(name string, sel *regexp.Regexp) ([]suite.Result, error) {
+	return conformance.Run(conformance.Config{
+		Impl:    []string{os.Args[0], "broken", name},
+		Scripts: apexcheck.Scripts,
+		Dir:     ".",
+		Run:     sel,
+		Bound:   bound,
+		SelfExe: os.Args[0],
+	})
+}
+
+// caughtIn names the scenarios of results that failed or errored.
+func caughtIn(results []suite.Result) []string {
+	var names []string
+	for _, r := range results {
+		if r.Outcome == suite.Failed || r.Outcome == suite.Errored {
+			names = append(names, r.Scenario.Name)
+		}
+	}
+	return names
 }
 
 func firstLine(s string) string {
@@ -141,18 +168,19 @@ func selectsScenario(t *testing.T, re string) bool {
 }
 
 // citing narrows a variant's selection re to the scenarios that cite its
-// clause: the defect breaks that clause, so a scenario proving the clause
-// must catch it, and the other scenarios of the selection (a whole area,
-// often) only cost time: narrowed, the package runs about 800 scenarios
-// instead of 7,900. A selection that holds no scenario citing the clause
-// is kept whole, and so is that of a variant on caughtOutsideClause.
-func citing(t *testing.T, variant, re, clause string) *regexp.Regexp {
+// clause (narrowed): the defect breaks that clause, so a scenario proving
+// the clause must catch it, and the other scenarios of the selection (a
+// whole area, often) only cost time: narrowed, the package runs about 800
+// scenarios instead of 7,900. A selection that holds no scenario citing
+// the clause is kept whole. A variant on caughtOutsideClause is run on its
+// whole selection after the narrowed one has failed to catch it.
+func citing(t *testing.T, re, clause string) (sel *regexp.Regexp, narrowed bool) {
 	t.Helper()
 	scenarios, err := loadScenarios()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := regexp.MustCompile(re)
+	sel = regexp.MustCompile(re)
 	var names []string
 	for _, sc := range scenarios {
 		if !sel.MatchString(sc.Name) {
@@ -165,10 +193,10 @@ func citing(t *testing.T, variant, re, clause string) *regexp.Regexp {
 			}
 		}
 	}
-	if len(names) == 0 || caughtOutsideClause[variant] {
-		return sel
+	if len(names) == 0 {
+		return sel, false
 	}
-	return regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+	return regexp.MustCompile("^(" + strings.Join(names, "|") + ")$"), true
 }
 
 // caughtOutsideClause lists the variants that no scenario citing their
@@ -176,7 +204,8 @@ func citing(t *testing.T, variant, re, clause string) *regexp.Regexp {
 // whole selection. Each is a gap in the citations to close, by citing the
 // clause in the scenario that catches the defect where it proves it, or by
 // a scenario of the clause that does, and then by removing it here
-// (nothing checks yet that a listed variant still needs its entry).
+// (TestVariantsAreCaught fails for a listed variant the scenarios citing
+// its clause catch).
 var caughtOutsideClause = map[string]bool{
 	"bg-launch-host-path":             true,
 	"call-integer-timeout":            true,
@@ -184,7 +213,6 @@ var caughtOutsideClause = map[string]bool{
 	"call-truthy-kill":                true,
 	"exec-max-timeout-in-seconds":     true,
 	"exec-nonzero-truncation-details": true,
-	"out-file-after-result":           true,
 	"perm-default-before-rules":       true,
 }
 
