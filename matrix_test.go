@@ -39,7 +39,8 @@ func matrixLedgers(t *testing.T) []string {
 	var args []string
 	for _, f := range files {
 		// Only the ledgers of tools with a report, as the Makefile's
-		// MATRIX_LEDGERS: a tool certified by hand has no report yet.
+		// MATRIX_LEDGERS: a new third party has none before its first
+		// make docs.
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -242,7 +242,6 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 	pumped := make(chan struct{})
 	release := make(chan struct{})
 	free := sync.OnceFunc(func() { close(release) })
-	defer free()
 	go func() {
 		defer close(pumped)
 		if p.readsAfterExit {
@@ -332,7 +331,7 @@ func (p *port) Execute(ctx context.Context, c tool.Call) protocol.Result {
 			}
 		}
 	}
-	free()
+	free() // whatever path the grace took, the pumps must not wait out their 2 s
 	var snap output.Snapshot
 	if outlive {
 		snap = acc.Snapshot()

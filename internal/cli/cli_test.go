@@ -273,7 +273,9 @@ func TestWithinMissFails(t *testing.T) {
 		"exec_bound":  "# Misses the runner's bound.\n# clauses: EXEC-1\n\ncall '{\"command\":\"sleep 30\"}'\n",
 	})
 	file := filepath.Join(t.TempDir(), "report.jsonl")
-	code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--bound", "2s", "--json", file)
+	// --bound 5 s: far above the reference's start-up on a loaded machine,
+	// so that the hello is never what misses it, and far below the sleep.
+	code, stdout, stderr := run(t, "--impl", ref, "--progress", "off", "--bound", "5s", "--json", file)
 	if code != ExitNotConformant {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitNotConformant, stdout, stderr)
 	}
