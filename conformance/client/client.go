@@ -110,6 +110,9 @@ func (p *Pending) Response() (protocol.Response, error) { return p.resp, p.err }
 // once Done is closed: every update of the call was sent within it.
 func (p *Pending) Elapsed() time.Duration { return p.answered.Sub(p.sent) }
 
+// Answered is when the response was read, once Done is closed.
+func (p *Pending) Answered() time.Time { return p.answered }
+
 // Options are the optional parts of a start.
 type Options struct {
 	// Trace, when set, is called with every line the implementation writes

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/apexcheck/apexcheck/conformance/client"
 	"github.com/apexcheck/apexcheck/fakeshell"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -172,6 +173,57 @@ func shellWrote(log string) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(*end.Wrote * float64(time.Second)), true
+}
+
+// awaitSinceExit is await -within D -since-exit LOG: it waits for p's
+// result until D has passed since the last fake shell of LOG exited (the
+// time of its end record, written as it exits), and fails the call as
+// late then. A bound on what an implementation does once the login shell
+// has exited (PATH-7's grace, PATH-25's sweep) counts from that exit, so
+// the time a loaded machine took the shell to get there is never charged
+// to the implementation. Until the shell has exited there is no such
+// bound, only the runner's --bound, after which the conversation is an
+// errored hang.
+func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within time.Duration) {
+	safety := time.NewTimer(s.cfg.bound())
+	defer safety.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var exited time.Time
+	for {
+		select {
+		case <-p.Done():
+			if !exited.IsZero() {
+				s.ts.Logf("result %.2f s after the fake shell (%s) exited", p.Answered().Sub(exited).Seconds(), log)
+			}
+			s.finishCall(neg, p, within)
+			return
+		case <-safety.C:
+			_, err := s.client.Await(p, time.Millisecond)
+			s.check(err)
+			return
+		case <-tick.C:
+		}
+		if exited.IsZero() {
+			exited, _ = shellExited(log)
+			continue
+		}
+		if time.Since(exited) > within {
+			s.client.Await(p, time.Millisecond) // stops the implementation
+			s.ts.Fatalf("no result for call %q within %v of the fake shell's exit (%s logged it %.2f s ago), the scenario's bound: the implementation held the call back (it was stopped)%s",
+				p.ID, within, log, time.Since(exited).Seconds(), p.CaseNote())
+		}
+	}
+}
+
+// shellExited returns when the last invocation in a fake shell's log
+// exited on its own: the time of its end record.
+func shellExited(log string) (time.Time, bool) {
+	invs, err := fakeshell.ReadLog(log)
+	if err != nil || len(invs) == 0 || invs[len(invs)-1].End == nil {
+		return time.Time{}, false
+	}
+	return invs[len(invs)-1].End.Time, true
 }
 
 // inconclusive ends the scenario as inconclusive with msg: through the

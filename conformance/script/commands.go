@@ -27,7 +27,10 @@ import (
 //	impl shutdown | close | kill                  stop it three ways
 //	impl status                                   print how it ended ("exited with status 0", ...) or "still running"
 //	call [flags] JSON                             one tool call; stdout is its text
+//	     [-rss-grown-under MIB]                   failing as soon as the memory grew by MIB since rss mark (output.go)
+//	     [-within D -since-exit LOG]              the bound counting from the fake shell's exit (bound.go)
 //	await [-within D] NAME                        wait for an async call
+//	await -within D -since-exit LOG NAME          ... the bound counting from the fake shell's exit (bound.go)
 //	abort [-id NAME] NAME                         abort a call (NAME of a call, else a raw id)
 //	send [-id ID] LINE                            send a raw request line; its answer becomes the last response
 //	send -pad N LINE                              the line followed by N spaces, to send a long line
@@ -152,6 +155,8 @@ type callFlags struct {
 	within                          time.Duration
 	repeat                          string
 	times                           int
+	rssUnder                        int64
+	sinceExit                       string
 }
 
 func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
@@ -171,6 +176,8 @@ func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
 	fs.DurationVar(&f.within, "within", 0, "bound on the wait for the result")
 	fs.StringVar(&f.repeat, "repeat", "", "text that replaces @REPEAT@ in JSON, -times times over")
 	fs.IntVar(&f.times, "times", 1, "how many times -repeat's text is repeated")
+	fs.Int64Var(&f.rssUnder, "rss-grown-under", 0, "fail as soon as the implementation's own peak memory has grown by MIB since rss mark")
+	fs.StringVar(&f.sinceExit, "since-exit", "", "fake shell log: -within counts from its last shell's exit")
 	parseFlags(ts, fs, args)
 	if fs.NArg() != 1 {
 		ts.Fatalf("usage: call [flags] JSON")
@@ -213,6 +220,12 @@ func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		req.Session = &sess
 	}
+	if f.sinceExit != "" && (f.within <= 0 || f.async || f.rssUnder != 0) {
+		ts.Fatalf("call: -since-exit needs -within, a synchronous call and no -rss-grown-under")
+	}
+	if f.rssUnder < 0 || f.rssUnder > 0 && (f.async || s.rssMark == 0) {
+		ts.Fatalf("call: -rss-grown-under needs a positive MIB, a synchronous call and an rss mark before it")
+	}
 	c := s.ensureClient()
 	p, err := c.Send(req)
 	s.check(err)
@@ -228,6 +241,18 @@ func cmdCall(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return
 	}
+	if f.sinceExit != "" {
+		s.awaitSinceExit(neg, p, ts.MkAbs(f.sinceExit), f.within)
+		return
+	}
+	if f.rssUnder > 0 {
+		// The watch spends part of the call's bound; the wait that follows
+		// gets only what is left of it.
+		sent := time.Now()
+		s.watchRSS(p, s.callBound(f.within), f.rssUnder)
+		s.finishCallSince(neg, p, f.within, sent)
+		return
+	}
 	s.finishCall(neg, p, f.within)
 }
 
@@ -235,9 +260,10 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 	s := getState(ts)
 	fs := newFlags(ts, "await")
 	within := fs.Duration("within", 0, "bound on the wait")
+	sinceExit := fs.String("since-exit", "", "fake shell log: -within counts from its last shell's exit")
 	parseFlags(ts, fs, args)
-	if fs.NArg() != 1 {
-		ts.Fatalf("usage: await [-within D] NAME")
+	if fs.NArg() != 1 || *sinceExit != "" && *within <= 0 {
+		ts.Fatalf("usage: await [-within D [-since-exit LOG]] NAME")
 	}
 	p := s.calls[fs.Arg(0)]
 	if p == nil {
@@ -260,6 +286,10 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 		s.printPermission(resp)
 		return
 	}
+	if *sinceExit != "" {
+		s.awaitSinceExit(neg, p, ts.MkAbs(*sinceExit), *within)
+		return
+	}
 	s.finishCall(neg, p, *within)
 }
 
@@ -274,12 +304,24 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 // the implementation is stopped: a call still running cannot be judged
 // further.
 func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
-	own := within != 0
-	if !own {
-		within = s.cfg.bound()
+	s.finishCallSince(neg, p, within, time.Now())
+}
+
+// callBound is the bound on a call's wait: the scenario's own -within, else
+// the runner's --bound.
+func (s *state) callBound(within time.Duration) time.Duration {
+	if within != 0 {
+		return within
 	}
-	start := time.Now()
-	resp, err := s.client.Await(p, within)
+	return s.cfg.bound()
+}
+
+// finishCallSince is finishCall for a wait that began at start: the call's
+// bound counts from then.
+func (s *state) finishCallSince(neg bool, p *client.Pending, within time.Duration, start time.Time) {
+	own := within != 0
+	within = s.callBound(within)
+	resp, err := s.client.Await(p, max(within-time.Since(start), time.Millisecond))
 	var miss *client.NoAnswerError
 	if own && errors.As(err, &miss) {
 		s.ts.Fatalf("no result for call %q within %v, the scenario's bound: the call did not end in time (the implementation was stopped)%s",

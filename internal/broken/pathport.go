@@ -75,6 +75,20 @@ func init() {
 				}
 			}
 		}}))
+	reg("path-sweep-counts-zombies", "PATH-25",
+		"counts every process /proc lists in the session as live, zombies too, so the exited login shell, not yet reaped, keeps the sweep rescanning until its 1 s limit and holds the answer back",
+		withProbe(loginpath.Options{Reap: func(sid int) {
+			syscall.Kill(-sid, syscall.SIGKILL)
+			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+				pids := sessionPids(sid, true)
+				if len(pids) == 0 {
+					return
+				}
+				for _, pid := range pids {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}}))
 	reg("path-strip-then-last", "PATH-9",
 		"takes stdout.strip().splitlines()[-1]: the trailing line feed and white space are stripped before the last line is taken",
 		withProbe(loginpath.Options{Select: func(stdout []byte) []byte {
