@@ -69,7 +69,11 @@ func init() {
 			b[14], b[19] = '0', 'c'
 			return string(b)
 		}))
-	Register("bg-launch-host-path", Variant{Clause: "BG-3", Scenarios: `^(bg|path)_`,
+	// BG-3 says a launch's environment includes the probed login PATH, by
+	// reference to PATH-20, which states it for "foreground commands and
+	// background launches alike": the defect breaks PATH-20 first, and BG-3
+	// keeps its own variants below.
+	Register("bg-launch-host-path", Variant{Clause: "PATH-20", Scenarios: `^(bg|path)_`,
 		Defect: "gives background launches the host PATH: the login PATH is injected only where the foreground command is built",
 		Serve: withBackground(func(b tool.Background) tool.Background {
 			return launchEdit{b, func(s *tool.Spawn) {

@@ -207,7 +207,6 @@ func citing(t *testing.T, re, clause string) (sel *regexp.Regexp, narrowed bool)
 // (TestVariantsAreCaught fails for a listed variant the scenarios citing
 // its clause catch).
 var caughtOutsideClause = map[string]bool{
-	"bg-launch-host-path":             true,
 	"call-integer-timeout":            true,
 	"call-rejects-arrays":             true,
 	"call-truthy-kill":                true,
