@@ -208,8 +208,6 @@ func citing(t *testing.T, re, clause string) (sel *regexp.Regexp, narrowed bool)
 // its clause catch).
 var caughtOutsideClause = map[string]bool{
 	"call-integer-timeout":            true,
-	"call-rejects-arrays":             true,
-	"call-truthy-kill":                true,
 	"exec-max-timeout-in-seconds":     true,
 	"exec-nonzero-truncation-details": true,
 	"perm-default-before-rules":       true,
