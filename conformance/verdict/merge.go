@@ -277,3 +277,27 @@ func canonical(raw json.RawMessage) string {
 	out, _ := json.Marshal(v) // maps marshal with sorted keys
 	return string(out)
 }
+
+// Narrow makes rep, a whole run's report, the report of profile p: the
+// results of p's scenarios, and nothing else. A profile only selects
+// scenarios, and a scenario runs alike under every profile it belongs to,
+// so the core verdict on an implementation is its apex run's verdict on
+// the core scenarios: one apex run serves both (apexcheck merge --profile
+// core). Only an apex report has every profile's scenarios.
+func Narrow(rep *Report, p suite.Profile) error {
+	from, to := rep.Profile.OrDefault(), p.OrDefault()
+	if from == to {
+		return nil
+	}
+	if from != suite.Apex {
+		return fmt.Errorf("%w: a %s report holds only the %s scenarios; the %s verdict needs an apex report", ErrMerge, from, from, to)
+	}
+	var kept []suite.Result
+	for _, r := range rep.Results {
+		if to.HasScenario(r.Scenario) {
+			kept = append(kept, r)
+		}
+	}
+	rep.Results, rep.Profile = kept, to
+	return nil
+}

@@ -256,3 +256,27 @@ func TestMergeKeepsProfile(t *testing.T) {
 		t.Errorf("a core merge with an apex scenario: %v", err)
 	}
 }
+
+// TestNarrow checks that an apex report gives the core verdict from its
+// core scenarios alone, and that a core report cannot give apex's.
+func TestNarrow(t *testing.T) {
+	coreScenario := suite.Scenario{Name: "exec_core_x", Profiles: []suite.Profile{suite.Core}}
+	apexScenario := suite.Scenario{Name: "exec_x"}
+	apex := &Report{Profile: suite.Apex, Results: []suite.Result{
+		{Scenario: apexScenario, Outcome: suite.Failed},
+		{Scenario: coreScenario, Outcome: suite.Passed},
+	}}
+	if err := Narrow(apex, suite.Core); err != nil {
+		t.Fatal(err)
+	}
+	if apex.Profile != suite.Core || len(apex.Results) != 1 || apex.Results[0].Scenario.Name != "exec_core_x" {
+		t.Errorf("narrowed to core: profile %q, results %v; want core and exec_core_x alone", apex.Profile, apex.Results)
+	}
+	core := &Report{Profile: suite.Core, Results: []suite.Result{{Scenario: coreScenario, Outcome: suite.Passed}}}
+	if err := Narrow(core, suite.Apex); !errors.Is(err, ErrMerge) {
+		t.Errorf("narrowing a core report to apex: err %v, want ErrMerge", err)
+	}
+	if err := Narrow(core, suite.Core); err != nil || len(core.Results) != 1 {
+		t.Errorf("narrowing a core report to core: err %v, %d results; want no change", err, len(core.Results))
+	}
+}

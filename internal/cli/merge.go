@@ -19,6 +19,11 @@ one per shard) into one verdict, as if the whole suite had run at once. It
 refuses reports of different kits, suites, implementations or capabilities,
 and reports that do not cover the suite exactly once.
 
+With --profile core, the reports of an apex run (one report, or its
+shards) give the core verdict: the results of the core scenarios alone,
+judged and certified under core. A profile only selects scenarios, and a
+core scenario runs alike in both, so one apex run certifies both profiles.
+
 Exit status: as for a run: 0 conformant (or matching the --expect ledger;
 certified with --certify), 1 not, 2 bad usage or reports that cannot merge,
 3 inconclusive (nothing failed, but a scenario stayed inconclusive).`
@@ -32,6 +37,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		expect:  "check the merged run against the expectation ledger `FILE`",
 		certify: "certify the merged run: every MUST scenario must have run and passed; prints a certificate",
 	})
+	profileName := fs.String("profile", "", "give the verdict of profile `NAME` (core) from apex reports: their core scenarios only")
 	// Flags may follow the file names too: parse up to each name in turn.
 	var files []string
 	for rest := args; ; {
@@ -74,6 +80,22 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	profileNote := string(rep.Profile.OrDefault())
+	if *profileName != "" {
+		p, err := suite.ParseProfile(*profileName)
+		if err != nil {
+			return fs.usageError(err)
+		}
+		if p != rep.Profile.OrDefault() {
+			profileNote = fmt.Sprintf("profile %s from the %s run", p, rep.Profile.OrDefault())
+		}
+		if err := verdict.Narrow(rep, p); err != nil {
+			return fail(err)
+		}
+	}
+	if !strings.HasPrefix(profileNote, "profile ") {
+		profileNote = "profile " + profileNote
+	}
 	if rep.Kit != version.Kit {
 		// The suite digest decides what ran; a different kit version with
 		// the same suite only changes how reports are written.
@@ -100,8 +122,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		rep.Ledger = l
 	}
 	impl := rep.Implementation
-	fmt.Fprintf(stdout, "apexcheck %s (suite %s) merging %d reports of %s %s (%s)\n",
-		version.Kit, suite.ShortDigest(digest), len(shards), impl.Name, impl.Version, impl.Language)
+	fmt.Fprintf(stdout, "apexcheck %s (suite %s, %s) merging %d reports of %s %s (%s)\n",
+		version.Kit, suite.ShortDigest(digest), profileNote, len(shards), impl.Name, impl.Version, impl.Language)
 	fmt.Fprintf(stdout, "capabilities: %s\n", strings.Join(rep.Capabilities, " "))
 	if rep.Ledger != nil {
 		fmt.Fprintf(stdout, "expectation ledger: %s (%d known failures)\n", rep.Ledger.Path, len(rep.Ledger.Expected))
