@@ -233,8 +233,8 @@ func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) 
 		close(c.exited)
 		c.tracker.untrackClient(c)
 		// Whatever the implementation wrote before it exited is in the
-		// pipes and is read before the deadline can matter: a deadline
-		// only cuts a read that would block.
+		// pipes, and drainReader reads it whenever the deadline passes:
+		// the deadline only cuts a wait for more.
 		deadline := time.Now().Add(drainAfterExit)
 		stdoutR.SetReadDeadline(deadline)
 		stderrR.SetReadDeadline(deadline)
@@ -301,7 +301,7 @@ func (c *Client) startError(err error) error {
 func (c *Client) copyStderr(r *os.File) {
 	defer close(c.stderrDone)
 	defer r.Close()
-	io.Copy(c.stderr, r)
+	io.Copy(c.stderr, drainReader{r})
 }
 
 func checkHello(r protocol.Response) error {
@@ -444,7 +444,7 @@ func (c *Client) Roundtrip(req protocol.Request, bound time.Duration) (protocol.
 
 func (c *Client) readLoop(stdout *os.File) {
 	defer stdout.Close()
-	r := protocol.NewReader(stdout)
+	r := protocol.NewReader(drainReader{stdout})
 	lineNo := 0
 	for {
 		line, err := r.Line()
