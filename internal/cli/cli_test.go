@@ -918,7 +918,7 @@ func TestFailureBlock(t *testing.T) {
 	}
 	rerun := "apexcheck --impl '" + impl + "' --bound 45s --run '^output_exit_status$' -v"
 	block := []string{
-		"at:     testdata/scripts/output_exit_status.txtar:11: cmp stdout got\nsee:    apexcheck show output_exit_status (the scenario as shipped)\n",
+		"at:     testdata/scripts/output_exit_status.txtar:12: cmp stdout got\nsee:    apexcheck show output_exit_status (the scenario as shipped)\n",
 		"failed: stdout and got differ\n",
 		"proves: OUT-10 (MUST) The output part of a finished foreground result is the tail",
 		"\n        OUT-12 (MUST) The by-lines footer is `[Showing lines <start>-<end> of <totalLines>. Full output: <P>]`",
@@ -950,10 +950,10 @@ func TestFailureBlock(t *testing.T) {
 		t.Fatalf("JSON failure %s: %v", data, err)
 	}
 	check("the JSON failure's text", f.Text())
-	if f.Location != "testdata/scripts/output_exit_status.txtar:11" || f.Rerun != rerun || len(f.Clauses) != 4 || f.Clauses[0].Text == "" {
+	if f.Location != "testdata/scripts/output_exit_status.txtar:12" || f.Rerun != rerun || len(f.Clauses) != 5 || f.Clauses[0].Text == "" {
 		t.Errorf("JSON failure %+v", f)
 	}
-	if msg := scenarios["output_exit_status"]["message"]; msg != "FAIL: testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+	if msg := scenarios["output_exit_status"]["message"]; msg != "FAIL: testdata/scripts/output_exit_status.txtar:12: stdout and got differ" {
 		t.Errorf("JSON message %q", msg)
 	}
 	junit, _ := os.ReadFile(files["junit"])
@@ -968,7 +968,7 @@ func TestFailureBlock(t *testing.T) {
 	if err := xml.Unmarshal(junit, &doc); err != nil || len(doc.Cases) != 1 {
 		t.Fatalf("JUnit %v:\n%s", err, junit)
 	}
-	if doc.Cases[0].Failure.Message != "testdata/scripts/output_exit_status.txtar:11: stdout and got differ" {
+	if doc.Cases[0].Failure.Message != "testdata/scripts/output_exit_status.txtar:12: stdout and got differ" {
 		t.Errorf("JUnit failure message %q", doc.Cases[0].Failure.Message)
 	}
 	check("the JUnit failure", doc.Cases[0].Failure.Text)
