@@ -63,32 +63,10 @@ func init() {
 		withProbe(loginpath.Options{Reap: func(pid int) { syscall.Kill(pid, syscall.SIGKILL) }}))
 	reg("path-sweep-skips-zombies", "PATH-25",
 		"takes a process /proc shows as a zombie for dead, so one whose main thread alone exited (pthread_exit) survives the sweep",
-		withProbe(loginpath.Options{Reap: func(sid int) {
-			syscall.Kill(-sid, syscall.SIGKILL)
-			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-				pids := sessionPids(sid, false)
-				if len(pids) == 0 {
-					return
-				}
-				for _, pid := range pids {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
-		}}))
+		withProbe(loginpath.Options{Reap: sweepFor(false)}))
 	reg("path-sweep-counts-zombies", "PATH-25",
 		"counts every process /proc lists in the session as live, zombies too, so the exited login shell, not yet reaped, keeps the sweep rescanning until its 1 s limit and holds the answer back",
-		withProbe(loginpath.Options{Reap: func(sid int) {
-			syscall.Kill(-sid, syscall.SIGKILL)
-			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-				pids := sessionPids(sid, true)
-				if len(pids) == 0 {
-					return
-				}
-				for _, pid := range pids {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
-		}}))
+		withProbe(loginpath.Options{Reap: sweepFor(true)}))
 	reg("path-strip-then-last", "PATH-9",
 		"takes stdout.strip().splitlines()[-1]: the trailing line feed and white space are stripped before the last line is taken",
 		withProbe(loginpath.Options{Select: func(stdout []byte) []byte {
@@ -293,6 +271,24 @@ func failsChecks(ctx context.Context, c tool.Call, op call.Operation) bool {
 
 // sessionPids lists the processes /proc shows in session sid, never this
 // process; zombies are listed only when withZombies is set.
+// sweepFor is a session sweep that kills the group, then rescans the
+// session for up to 1 s, taking the processes sessionPids lists (zombies
+// too, with withZombies) for live: the two PATH-25 variants' sweeps.
+func sweepFor(withZombies bool) func(sid int) {
+	return func(sid int) {
+		syscall.Kill(-sid, syscall.SIGKILL)
+		for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			pids := sessionPids(sid, withZombies)
+			if len(pids) == 0 {
+				return
+			}
+			for _, pid := range pids {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+}
+
 func sessionPids(sid int, withZombies bool) []int {
 	ents, _ := os.ReadDir("/proc")
 	var pids []int
