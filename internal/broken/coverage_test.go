@@ -19,7 +19,7 @@ import (
 // list. docs/mutation.md ("Realistic defects") says why each is left.
 var withoutVariant = []string{
 	// path-probe.md
-	"PATH-24", "PATH-29",
+	"PATH-24",
 	// permissions.md
 	"PERM-18",
 }

@@ -67,6 +67,12 @@ func init() {
 	reg("path-sweep-counts-zombies", "PATH-25",
 		"counts every process /proc lists in the session as live, zombies too, so the exited login shell, not yet reaped, keeps the sweep rescanning until its 1 s limit and holds the answer back",
 		withProbe(loginpath.Options{Reap: sweepFor(true)}))
+	reg("path-sweep-by-cwd", "PATH-29",
+		"after the session sweep, also kills every process whose working directory is the one the shell ran in, taking them for rc leftovers that escaped into sessions of their own (a `fuser -k`-style sweep): a process the host started in the project dies with them",
+		withProbe(loginpath.Options{Reap: func(sid int) {
+			loginpath.KillSession(sid)
+			killByCwd()
+		}}))
 	reg("path-strip-then-last", "PATH-9",
 		"takes stdout.strip().splitlines()[-1]: the trailing line feed and white space are stripped before the last line is taken",
 		withProbe(loginpath.Options{Select: func(stdout []byte) []byte {
@@ -269,8 +275,32 @@ func failsChecks(ctx context.Context, c tool.Call, op call.Operation) bool {
 	return err != nil
 }
 
-// sessionPids lists the processes /proc shows in session sid, never this
-// process; zombies are listed only when withZombies is set.
+// killByCwd sends SIGKILL to every process but this one whose working
+// directory is this process's: the sweep of path-sweep-by-cwd. It acts only
+// in a scenario's work directory (testscript's, which holds `.tmp`), which
+// no process outside the scenario has for its working directory, so the
+// defect stays inside the scenario on a shared machine; elsewhere (a cwd of
+// / would match every daemon) it does nothing.
+func killByCwd() {
+	dir, err := os.Getwd()
+	if err != nil || dir == "/" {
+		return
+	}
+	if fi, err := os.Stat(filepath.Join(dir, ".tmp")); err != nil || !fi.IsDir() {
+		return
+	}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && cwd == dir {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 // sweepFor is a session sweep that kills the group, then rescans the
 // session for up to 1 s, taking the processes sessionPids lists (zombies
 // too, with withZombies) for live: the two PATH-25 variants' sweeps.
@@ -289,6 +319,8 @@ func sweepFor(withZombies bool) func(sid int) {
 	}
 }
 
+// sessionPids lists the processes /proc shows in session sid, never this
+// process; zombies are listed only when withZombies is set.
 func sessionPids(sid int, withZombies bool) []int {
 	ents, _ := os.ReadDir("/proc")
 	var pids []int
