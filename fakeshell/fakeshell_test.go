@@ -156,6 +156,35 @@ func TestAt(t *testing.T) {
 	if stdout.String() != "/p" || stderr.String() != "beforeafter" {
 		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
+	// The end record carries when it wrote and the machine's witness,
+	// how late its own timers woke (bound -beyond): never negative, and
+	// never more than the whole wait.
+	inv, err := ReadLog(shell + ".log")
+	if err != nil || len(inv) != 1 || inv[0].End == nil {
+		t.Fatalf("log: %v, %+v", err, inv)
+	}
+	end := inv[0].End
+	if end.Wrote == nil || *end.Wrote < 0.39 || end.Late == nil || *end.Late < 0 || *end.Late > *end.Wrote {
+		t.Errorf("end record wrote %v, late %v: want wrote at 0.4 s or later and late between 0 and wrote", end.Wrote, end.Late)
+	}
+}
+
+// TestWaitUntil: the wait lasts at least as long as asked, and the
+// lateness it reports is of the steps it took, so no more than the
+// overshoot of the whole wait.
+func TestWaitUntil(t *testing.T) {
+	start := time.Now()
+	late := waitUntil(150 * time.Millisecond)
+	took := time.Since(start)
+	if took < 150*time.Millisecond {
+		t.Errorf("waited %v, want 150ms", took)
+	}
+	if late < 0 || late > took {
+		t.Errorf("late %v after a wait of %v", late, took)
+	}
+	if late := waitUntil(-time.Second); late != 0 {
+		t.Errorf("a wait already over reported %v late", late)
+	}
 }
 
 func TestGeneratedPATH(t *testing.T) {

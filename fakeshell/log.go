@@ -61,6 +61,14 @@ type Record struct {
 	// shell that wrote within the bound had its answer in on time. Absent
 	// where the start time cannot be read (no /proc).
 	Wrote *float64 `json:"wrote,omitempty"`
+	// Late, at the end of a shell that waited for AtMS, is the worst
+	// lateness of its own timers in the last second of that wait: how
+	// much later than asked a sleep of at most lateStep woke, in seconds.
+	// It is the machine's witness for a bound the implementation should
+	// have enforced while the shell waited (bound -beyond): a machine
+	// that woke this shell's timers on time would have woken the
+	// implementation's too.
+	Late *float64 `json:"late,omitempty"`
 
 	Time time.Time `json:"time"`
 }

@@ -90,8 +90,13 @@ func (b Behaviour) run(args []string) int {
 	if b.Until != "" {
 		waitFor(b.Until, 10*time.Minute)
 	}
+	var late *float64
 	if b.AtMS > 0 {
-		time.Sleep(time.Duration(b.AtMS)*time.Millisecond - sinceStart())
+		worst := waitUntil(time.Duration(b.AtMS)*time.Millisecond - sinceStart())
+		if _, ok := sinceStartKnown(); ok {
+			l := worst.Seconds()
+			late = &l
+		}
 	}
 	code := b.Exit
 	fmt.Fprint(os.Stderr, b.Stderr)
@@ -106,7 +111,7 @@ func (b Behaviour) run(args []string) int {
 		fmt.Fprint(os.Stdout, generatedBanner(b.Banner)+b.Before+b.printedPATH()+b.After)
 		fmt.Fprint(os.Stderr, b.StderrAfter)
 	}
-	end := Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code}
+	end := Record{Event: "end", Tag: b.Tag, Pid: pid, Exit: &code, Late: late}
 	if d, ok := sinceStartKnown(); ok {
 		wrote := d.Seconds()
 		end.Wrote = &wrote
@@ -293,5 +298,29 @@ func waitFor(path string, max time.Duration) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// lateStep is the longest sleep waitUntil takes at once: short enough that
+// the last second of a wait holds a hundred samples of how late the
+// machine wakes a timer.
+const lateStep = 10 * time.Millisecond
+
+// waitUntil sleeps for d, in steps of at most lateStep, and returns the
+// worst oversleep of a step in the last second of the wait (Record.Late).
+func waitUntil(d time.Duration) time.Duration {
+	deadline := time.Now().Add(d)
+	var worst time.Duration
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return worst
+		}
+		step := min(left, lateStep)
+		t0 := time.Now()
+		time.Sleep(step)
+		if over := time.Since(t0) - step; left <= time.Second+step && over > worst {
+			worst = over
+		}
 	}
 }

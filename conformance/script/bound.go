@@ -14,6 +14,7 @@ import (
 // tells a failure of the implementation from a run the machine spoiled.
 //
 //	bound [-slack D] [-after D] [-shell LOG] BOUND CMD ARGS...
+//	bound -beyond -shell LOG BOUND CMD ARGS...
 //
 // runs CMD (one of the kit's commands: call, await, text, field, ...). When
 // it fails, the failure stands only on evidence that the implementation
@@ -34,6 +35,17 @@ import (
 // runner retries it. SLACK (default 0.5 s) is for what lies between the
 // evidence and the implementation's clock: the shell's last bytes still in
 // the pipe, a timer started just before the fork.
+//
+// With -beyond the failure is the other side of the bound: the
+// implementation took an answer that the fake shell of LOG wrote after
+// BOUND had passed (path_bound_just_beyond), which a timer the machine held
+// back would take too. It stands when the shell never wrote (it was ended
+// first, so the failure is not about the bound), or when the machine woke
+// timers on time just then: the shell's own timers, in the last second
+// before it wrote, were never late by as much as half of the time between
+// the bound and its writing (fakeshell Record.Late). A timer of the
+// implementation's late by twice the worst the machine showed is the
+// implementation's. Otherwise the run is inconclusive, with that evidence.
 
 // defaultBoundSlack is the bound command's default slack.
 const defaultBoundSlack = 500 * time.Millisecond
@@ -59,9 +71,10 @@ func cmdBound(ts *testscript.TestScript, neg bool, args []string) {
 	slack := fs.Duration("slack", defaultBoundSlack, "what lies between the evidence and the implementation's clock")
 	after := fs.Duration("after", 0, "the least time after the call's sending at which the bounded clock can start")
 	shell := fs.String("shell", "", "fake shell log whose finishing time is evidence")
+	beyond := fs.Bool("beyond", false, "the failure is an answer taken after the bound (needs -shell)")
 	parseFlags(ts, fs, args)
-	if fs.NArg() < 2 {
-		ts.Fatalf("usage: bound [-slack D] [-after D] [-shell LOG] BOUND CMD ARGS...")
+	if fs.NArg() < 2 || *beyond && *shell == "" {
+		ts.Fatalf("usage: bound [-slack D] [-after D] [-shell LOG] BOUND CMD ARGS... | bound -beyond -shell LOG BOUND CMD ARGS...")
 	}
 	limit, err := time.ParseDuration(fs.Arg(0))
 	if err != nil || limit <= 0 || *slack < 0 || *after < 0 {
@@ -87,10 +100,10 @@ func cmdBound(ts *testscript.TestScript, neg bool, args []string) {
 		// machine is not blamed for either.
 		panic(failure)
 	}
-	ev := boundEvidence{limit: limit, slack: *slack, after: *after, answered: s.lastCall.Elapsed()}
+	ev := boundEvidence{limit: limit, slack: *slack, after: *after, answered: s.lastCall.Elapsed(), beyond: *beyond}
 	if *shell != "" {
 		ev.shellLog = *shell
-		ev.wrote, ev.wroteKnown = shellWrote(ts.MkAbs(*shell))
+		ev.wrote, ev.wroteKnown, ev.late, ev.lateKnown = shellWrote(ts.MkAbs(*shell))
 	}
 	stands, why := ev.weigh()
 	ts.Logf("bound: %s", why)
@@ -129,11 +142,20 @@ type boundEvidence struct {
 	shellLog   string
 	wrote      time.Duration
 	wroteKnown bool
+	// beyond weighs a failure of taking an answer after the bound; late
+	// is then the worst lateness of the fake shell's own timers before it
+	// wrote, when lateKnown.
+	beyond    bool
+	late      time.Duration
+	lateKnown bool
 }
 
 // weigh decides whether a failure stands, and says why in a line that
 // carries the evidence.
 func (e boundEvidence) weigh() (stands bool, why string) {
+	if e.beyond {
+		return e.weighBeyond()
+	}
 	early := e.after + e.limit - e.slack
 	if e.answered < early {
 		return true, fmt.Sprintf("the failure stands: the call was answered %.2f s after it was sent, sooner than the %v a conformant implementation takes at least (the %v bound%s, less %v of slack)",
@@ -154,6 +176,25 @@ func (e boundEvidence) weigh() (stands bool, why string) {
 		e.limit, e.answered.Seconds(), early, shell)
 }
 
+// weighBeyond is weigh for bound -beyond.
+func (e boundEvidence) weighBeyond() (stands bool, why string) {
+	if !e.wroteKnown {
+		return true, fmt.Sprintf("the failure stands: the fake shell (%s) never wrote its answer, so the implementation did not take one written after the %v bound",
+			e.shellLog, e.limit)
+	}
+	past := e.wrote - e.limit
+	if e.lateKnown && past > 0 && 2*e.late < past {
+		return true, fmt.Sprintf("the failure stands: the fake shell (%s) wrote %.2f s after its start, %.2f s past the %v bound, and its own timers woke at most %.3f s late in the second before, so a timer of the implementation's on time by the same measure had ended it",
+			e.shellLog, e.wrote.Seconds(), past.Seconds(), e.limit, e.late.Seconds())
+	}
+	witness := "did not record how late its timers woke"
+	if e.lateKnown {
+		witness = fmt.Sprintf("saw its own timers wake up to %.3f s late in the second before", e.late.Seconds())
+	}
+	return false, fmt.Sprintf("inconclusive: the machine may have held back the implementation's timer: the fake shell (%s) wrote %.2f s after its start, %.2f s past the %v bound, and %s; rerun on a quieter machine",
+		e.shellLog, e.wrote.Seconds(), past.Seconds(), e.limit, witness)
+}
+
 func afterText(after time.Duration) string {
 	if after == 0 {
 		return ""
@@ -162,17 +203,23 @@ func afterText(after time.Duration) string {
 }
 
 // shellWrote returns when the last invocation in a fake shell's log
-// finished writing its output, after its start.
-func shellWrote(log string) (time.Duration, bool) {
+// finished writing its output, after its start, and how late its own
+// timers woke before it wrote (fakeshell Record.Late), each with whether
+// the log holds it.
+func shellWrote(log string) (wrote time.Duration, wroteKnown bool, late time.Duration, lateKnown bool) {
 	invs, err := fakeshell.ReadLog(log)
 	if err != nil || len(invs) == 0 {
-		return 0, false
+		return 0, false, 0, false
 	}
 	end := invs[len(invs)-1].End
 	if end == nil || end.Wrote == nil {
-		return 0, false
+		return 0, false, 0, false
 	}
-	return time.Duration(*end.Wrote * float64(time.Second)), true
+	wrote = time.Duration(*end.Wrote * float64(time.Second))
+	if end.Late != nil {
+		return wrote, true, time.Duration(*end.Late * float64(time.Second)), true
+	}
+	return wrote, true, 0, false
 }
 
 // awaitSinceExit is await -within D -since-exit LOG: it waits for p's
@@ -184,17 +231,34 @@ func shellWrote(log string) (time.Duration, bool) {
 // to the implementation. Until the shell has exited there is no such
 // bound, only the runner's --bound, after which the conversation is an
 // errored hang.
+//
+// Past D the wait goes on while the machine's evidence may yet excuse
+// the lateness (weighHeld): the result fails the implementation once it is
+// later than D even less the time the implementation's threads waited,
+// runnable, for a CPU since the exit, with no CPU quota throttling it. A
+// result that comes in that extra time was late only by the machine's
+// doing: the run is inconclusive, never passed. The interval starts at the
+// tick before the one that saw the exit, so no part of the wait after the
+// exit is left out. The waits of the processes the implementation starts
+// are not counted, only its own threads'.
 func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within time.Duration) {
 	safety := time.NewTimer(s.cfg.bound())
 	defer safety.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	var exited time.Time
+	pid := s.client.Pid()
+	last := sampleHeld(pid) // and before: the sample a tick earlier
+	before := last
+	overdue := "" // why the result, past D, is not yet late on the evidence
 	for {
 		select {
 		case <-p.Done():
 			if !exited.IsZero() {
 				s.ts.Logf("result %.2f s after the fake shell (%s) exited", p.Answered().Sub(exited).Seconds(), log)
+			}
+			if overdue != "" {
+				s.inconclusive(overdue)
 			}
 			s.finishCall(neg, p, within)
 			return
@@ -205,15 +269,65 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 		case <-tick.C:
 		}
 		if exited.IsZero() {
+			before, last = last, sampleHeld(pid)
 			exited, _ = shellExited(log)
 			continue
 		}
-		if time.Since(exited) > within {
-			s.client.Await(p, time.Millisecond) // stops the implementation
-			s.ts.Fatalf("no result for call %q within %v of the fake shell's exit (%s logged it %.2f s ago), the scenario's bound: the implementation held the call back (it was stopped)%s",
-				p.ID, within, log, time.Since(exited).Seconds(), p.CaseNote())
+		late := time.Since(exited)
+		if late <= within {
+			continue
 		}
+		h := heldBetween(before, sampleHeld(pid))
+		stands, why := weighHeld(late, within, h)
+		if !stands && h.ok && h.throttled == 0 {
+			overdue = why // the held-back time may yet run out
+			continue
+		}
+		s.client.Await(p, time.Millisecond) // stops the implementation
+		if !stands {
+			s.ts.Logf("no result for call %q within %v of the fake shell's exit (%s logged it %.2f s ago)", p.ID, within, log, late.Seconds())
+			s.inconclusive(why)
+		}
+		s.ts.Logf("bound: %s", why)
+		s.ts.Fatalf("no result for call %q within %v of the fake shell's exit (%s logged it %.2f s ago), the scenario's bound: the implementation held the call back (it was stopped)%s",
+			p.ID, within, log, late.Seconds(), p.CaseNote())
 	}
+}
+
+// held is how long the machine held an implementation back: the time its
+// threads waited, runnable, for a CPU, and the time a CPU quota throttled
+// its control group; ok when both could be read. A sample (sampleHeld)
+// counts from the threads' start, the difference of two (heldBetween)
+// over the interval between them.
+type held struct {
+	waited, throttled time.Duration
+	ok                bool
+}
+
+// heldBetween is the machine's evidence between two samples. A thread
+// that exited in between took its count with it, so a sum that went down
+// counts as no wait.
+func heldBetween(from, to held) held {
+	return held{waited: max(to.waited-from.waited, 0), throttled: max(to.throttled-from.throttled, 0), ok: from.ok && to.ok}
+}
+
+// weighHeld decides whether a result late by late, against a bound of
+// within, stands as the implementation's, given how long the machine held
+// it back meanwhile.
+func weighHeld(late, within time.Duration, h held) (stands bool, why string) {
+	switch {
+	case !h.ok:
+		return false, fmt.Sprintf("inconclusive: no scheduler accounting could be read to tell whether the machine held the result back (%.2f s after the fake shell exited, against the %v bound); rerun on a quieter machine",
+			late.Seconds(), within)
+	case h.throttled > 0:
+		return false, fmt.Sprintf("inconclusive: a CPU quota throttled the implementation's control group for %.2f s while the result was due; rerun with more CPU",
+			h.throttled.Seconds())
+	case late-h.waited > within:
+		return true, fmt.Sprintf("the failure stands: no result %.2f s after the fake shell exited, past the %v bound even less the %.2f s the implementation's threads waited for a CPU meanwhile",
+			late.Seconds(), within, h.waited.Seconds())
+	}
+	return false, fmt.Sprintf("inconclusive: the machine held the implementation back: its threads waited %.2f s for a CPU since the fake shell exited, %.2f s ago, and without that wait it was within the %v bound; rerun on a quieter machine",
+		h.waited.Seconds(), late.Seconds(), within)
 }
 
 // shellExited returns when the last invocation in a fake shell's log

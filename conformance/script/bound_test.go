@@ -26,6 +26,12 @@ func TestBoundWeighsEvidence(t *testing.T) {
 		{"shell never finished", boundEvidence{limit: 5 * s, slack: s / 2, answered: 5200 * time.Millisecond, shellLog: "f.log"}, false, "never finished writing"},
 		{"no shell evidence, answered after the bound", boundEvidence{limit: 4 * s, slack: s / 2, answered: 4 * s}, false, "missed the 4s bound"},
 		{"timeout from the call, probe first", boundEvidence{limit: 4 * s, slack: s / 2, after: 4500 * time.Millisecond, answered: 4600 * time.Millisecond}, true, "after 4.5s"},
+		{"beyond: shell ended before it wrote", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 5 * s}, true, "never wrote its answer"},
+		{"beyond: answer taken, timers on time", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 6 * s, wrote: 5500 * time.Millisecond, wroteKnown: true, late: 20 * time.Millisecond, lateKnown: true}, true, "at most 0.020 s late"},
+		{"beyond: timers late by half the margin", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 6 * s, wrote: 5500 * time.Millisecond, wroteKnown: true, late: 250 * time.Millisecond, lateKnown: true}, false, "up to 0.250 s late"},
+		{"beyond: shell itself late, timers on time", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 7 * s, wrote: 6 * s, wroteKnown: true, late: 400 * time.Millisecond, lateKnown: true}, true, "1.00 s past the 5s bound"},
+		{"beyond: no witness", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 6 * s, wrote: 5500 * time.Millisecond, wroteKnown: true}, false, "did not record"},
+		{"beyond: wrote within the bound", boundEvidence{beyond: true, limit: 5 * s, shellLog: "f.log", answered: 6 * s, wrote: 4900 * time.Millisecond, wroteKnown: true, lateKnown: true}, false, "-0.10 s past"},
 		{"timeout from the spawn, bash slow", boundEvidence{limit: 4 * s, slack: s / 2, after: 4500 * time.Millisecond, answered: 9 * s}, false, "no sooner than a conformant implementation may (8s)"},
 	}
 	for _, tt := range tests {
@@ -38,5 +44,41 @@ func TestBoundWeighsEvidence(t *testing.T) {
 				t.Errorf("an inconclusive reason must say so first: %q", why)
 			}
 		})
+	}
+}
+
+// TestWeighHeld checks the rule of a late result after the fake shell's
+// exit: it is the implementation's only when it would still be late had
+// the machine never kept its threads from a CPU, and no quota throttled
+// it.
+func TestWeighHeld(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name         string
+		late, within time.Duration
+		h            held
+		stands       bool
+		why          string
+	}{
+		{"a sleep of its own", 1000 * ms, 800 * ms, held{waited: 5 * ms, ok: true}, true, "past the 800ms bound even less the 0.01 s"},
+		{"just late, machine idle", 810 * ms, 800 * ms, held{ok: true}, true, "no result 0.81 s after"},
+		{"held back by the machine", 870 * ms, 800 * ms, held{waited: 300 * ms, ok: true}, false, "waited 0.30 s for a CPU"},
+		{"exactly accounted for", 900 * ms, 800 * ms, held{waited: 100 * ms, ok: true}, false, "inconclusive: "},
+		{"throttled by a quota", 1000 * ms, 800 * ms, held{throttled: 50 * ms, ok: true}, false, "throttled the implementation's control group for 0.05 s"},
+		{"no accounting", 1000 * ms, 800 * ms, held{}, false, "no scheduler accounting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stands, why := weighHeld(tt.late, tt.within, tt.h)
+			if stands != tt.stands || !strings.Contains(why, tt.why) {
+				t.Errorf("weighHeld() = %v, %q; want %v, containing %q", stands, why, tt.stands, tt.why)
+			}
+			if !stands && !strings.HasPrefix(why, "inconclusive: ") {
+				t.Errorf("an inconclusive reason must say so first: %q", why)
+			}
+		})
+	}
+	if h := heldBetween(held{waited: 2 * ms, ok: true}, held{waited: ms, ok: true}); h.waited != 0 || !h.ok {
+		t.Errorf("a sum that went down (an exited thread): %+v, want no wait", h)
 	}
 }
