@@ -46,7 +46,12 @@ const (
 	TimedOut     Status = "timeout"      // the run outlived its bound and was killed: counted as killed
 	Survived     Status = "survived"     // every scenario of its area passed
 	Uncompilable Status = "uncompilable" // the mutant did not build: skipped, counted apart
+	Inconclusive Status = "inconclusive" // nothing failed, but the machine missed a time bound in every attempt: neither killed nor survived, rerun it
 )
+
+// exitInconclusive is apexcheck's exit status for a run that decides
+// neither way (internal/cli.ExitInconclusive).
+const exitInconclusive = 3
 
 // Result is the outcome of one mutant.
 type Result struct {
@@ -341,6 +346,11 @@ func (r *Runner) scenarios(bin, area, dir string, bound time.Duration) (Status, 
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return Killed, killer, out.String() + err.Error()
+		}
+		if ee.ExitCode() == exitInconclusive {
+			// A scenario that a loaded machine left undecided kills
+			// nothing: counting it would credit the machine.
+			return Inconclusive, "", out.String()
 		}
 		return Killed, killer, out.String()
 	}

@@ -14,6 +14,7 @@ const MinKillRate = 0.95
 // Tally counts the outcomes of one package's mutants.
 type Tally struct {
 	Mutants, Uncompilable    int
+	Inconclusive             int // neither killed nor survived: rerun on a quieter machine
 	Killed, TimedOut         int // TimedOut is part of Killed
 	Survived                 int
 	Equivalent               int // survivors triaged equivalent
@@ -39,6 +40,8 @@ type Summary struct {
 	// Survivors are the surviving mutants, with their verdicts when
 	// triaged.
 	Survivors []Survivor
+	// Inconclusive are the mutants the machine left undecided.
+	Inconclusive []Result
 }
 
 // Survivor is a surviving mutant and its triage.
@@ -68,6 +71,8 @@ func Summarize(results []Result, triage Triage) Summary {
 			switch r.Status {
 			case Uncompilable:
 				t.Uncompilable++
+			case Inconclusive:
+				t.Inconclusive++
 			case Killed:
 				t.Killed++
 			case TimedOut:
@@ -76,6 +81,9 @@ func Summarize(results []Result, triage Triage) Summary {
 			case Survived:
 				t.Survived++
 			}
+		}
+		if r.Status == Inconclusive {
+			s.Inconclusive = append(s.Inconclusive, r)
 		}
 		if r.Status != Survived {
 			continue
@@ -99,10 +107,11 @@ func Summarize(results []Result, triage Triage) Summary {
 }
 
 // OK reports whether the run passes: no untriaged survivor, no survivor
-// that its triage says a scenario kills, and a kill rate of at least
-// MinKillRate in total.
+// that its triage says a scenario kills, no mutant left inconclusive (its
+// fate is unknown), and a kill rate of at least MinKillRate in total.
 func (s Summary) OK() bool {
-	return s.Total.Untriaged == 0 && s.Total.StaleScenario == 0 && s.Total.KillRate() >= MinKillRate
+	return s.Total.Untriaged == 0 && s.Total.StaleScenario == 0 && s.Total.Inconclusive == 0 &&
+		s.Total.KillRate() >= MinKillRate
 }
 
 // Write prints the per-package table and every survivor.
@@ -128,6 +137,12 @@ func (s Summary) Write(w io.Writer) {
 	}
 	row("total", &s.Total)
 	fmt.Fprintln(w, "(killrate: killed / (killed + survived - equivalent); timeout is part of killed; nobuild is skipped)")
+	if n := s.Total.Inconclusive; n > 0 {
+		fmt.Fprintf(w, "%d mutant(s) inconclusive: the machine missed a time bound in every attempt, so they count neither way; rerun them (-id) on a quieter machine:\n", n)
+		for _, r := range s.Inconclusive {
+			fmt.Fprintf(w, "  %s\n", r.Mutant.ID)
+		}
+	}
 	if len(s.Survivors) == 0 {
 		return
 	}

@@ -96,9 +96,17 @@ func TestSummarize(t *testing.T) {
 	if s := Summarize(low, tri); s.OK() {
 		t.Errorf("two missing scenarios among 19 kills must fail the run: %+v", s.Total)
 	}
+	// Inconclusive: neither killed nor survived, and the run cannot pass
+	// while one is undecided.
+	tri["ref/b/b.go:4:drop:0"] = Verdict{Equivalent: true, Reason: "r"}
+	undecided := append(results[:len(results):len(results)], mk("ref/b/b.go", 7, Inconclusive))
+	if s := Summarize(undecided, tri); s.Total.Inconclusive != 1 || s.Total.Killed != 19 || s.Total.Survived != 2 || s.OK() ||
+		len(s.Inconclusive) != 1 {
+		t.Errorf("an inconclusive mutant must count neither way and fail the run: %+v", s.Total)
+	}
 	var out strings.Builder
-	Summarize(results, Triage{}).Write(&out)
-	for _, want := range []string{"ref/a ", "ref/b ", "UNTRIAGED", "ref/b/b.go:4:drop:0"} {
+	Summarize(undecided, Triage{}).Write(&out)
+	for _, want := range []string{"ref/a ", "ref/b ", "UNTRIAGED", "ref/b/b.go:4:drop:0", "1 mutant(s) inconclusive", "  ref/b/b.go:7:drop:0"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
