@@ -165,6 +165,30 @@ func BenchmarkAnswerSize(b *testing.B) {
 	}
 }
 
+// BenchmarkAnswerLarge answers 4 MiB of each shape and 4 × 1 MiB of it,
+// in the same run, and reports the ratio (near 1 when the time is linear)
+// and the CPU time of 4 MiB. It tells the answer's own growth from the
+// garbage collector's: BenchmarkAnswerSize's 64 KiB commands leave less
+// live heap than the collector's 4 MiB minimum, so their words are never
+// marked, while every command of 1 MiB or more pays cycles that mark its
+// words, the same share of its time at 1 MiB and at 4 MiB.
+func BenchmarkAnswerLarge(b *testing.B) {
+	rules := []protocol.Rule{{Source: "session", Behavior: Allow, Content: ptr("ls:*")}}
+	for _, s := range answerShapes {
+		b.Run(s.name, func(b *testing.B) {
+			large := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 4<<20)))
+			small := call.Parse(runArgs(shaped(s.head, s.unit, s.tail, 1<<20)))
+			var tl, ts time.Duration
+			for b.Loop() {
+				tl += timeAnswer(rules, large, 1)
+				ts += timeAnswer(rules, small, 4)
+			}
+			b.ReportMetric(float64(tl.Milliseconds())/float64(b.N), "cpu-ms/4MiB")
+			b.ReportMetric(float64(tl)/float64(4*ts), "ratio-4MiB/4x1MiB")
+		})
+	}
+}
+
 // BenchmarkAnswerRules answers 1 MiB of each segment shape under 100
 // rules and under one, in the same run, and reports the ratio (goal: at
 // most 2). The rules are distinct prefix rules that all match, the worst

@@ -1,6 +1,10 @@
 package permission
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // flatSegments segments a command that flatStop found flat without the
 // parser: it splits the command at its list and pipeline operators and
@@ -18,9 +22,15 @@ import "mvdan.cc/sh/v3/syntax"
 // backslash; the parser then decides those. TestFlatSegments
 // compares its words with the parser's.
 func (s *segmenter) flatSegments() bool {
-	if !flatSplit(s.src, nil) {
+	// The check pass counts the simple commands, so that the segments
+	// are collected in one allocation of the right size: append would
+	// grow a long chain's list by a quarter at a time, copying it again
+	// and again.
+	n := 0
+	if !flatSplit(s.src, func(int, int) bool { n++; return true }) {
 		return false
 	}
+	s.segments = make([]string, 0, n)
 	var f flatWords
 	flatSplit(s.src, func(start, end int) bool {
 		c := f.call(s.src, start, end)
@@ -178,7 +188,15 @@ func pos(offset int) syntax.Pos { return syntax.NewPos(uint(offset), 1, 1) }
 // its raw text, each single-quoted string one SglQuoted, each
 // double-quoted string one DblQuoted holding one Lit, or none when empty.
 func (f *flatWords) call(src string, start, end int) *syntax.CallExpr {
-	f.args = f.args[:0]
+	// One pass over the words first, so that the list of words of a long
+	// command is allocated once at its size (append would copy it again
+	// and again, a quarter larger each time).
+	n := 0
+	for i := start; i < end; n++ {
+		we, _ := wordEnd(src, i)
+		i = skipBlanks(src, we, false)
+	}
+	f.args = slices.Grow(f.args[:0], n)
 	f.words.reset()
 	f.lits.reset()
 	f.sgls.reset()

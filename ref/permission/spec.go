@@ -126,9 +126,12 @@ func segmentTexts(c Classification) []text {
 // distinctSegments returns the distinct segments as texts and, for each
 // segment, whether it is the first of its text.
 func distinctSegments(c Classification) ([]text, []bool) {
-	seen := make(map[string]bool, len(c.Segments))
+	// No size hint for the set and the list: a long chain repeats its
+	// commands, and sizing them for every segment cleared a table of
+	// 100,000 entries to keep one.
+	seen := map[string]bool{}
 	first := make([]bool, len(c.Segments))
-	t := make([]text, 0, len(c.Segments))
+	var t []text
 	for i, s := range c.Segments {
 		if !seen[s] {
 			seen[s] = true

@@ -179,14 +179,14 @@ func (s *segmenter) inner(words []*syntax.Word, end int) bool {
 		}
 		start := int(w.Pos().Offset())
 		if i > 0 {
-			s.inners = append(s.inners, s.src[start:end])
+			s.inners = appendDoubling(s.inners, s.src[start:end])
 		}
 		name := programName(word)
 		if name == "" {
 			return true // a directory: bash runs nothing
 		}
 		if len(name) < len(word) {
-			s.inners = append(s.inners, s.src[start+len(word)-len(name):end])
+			s.inners = appendDoubling(s.inners, s.src[start+len(word)-len(name):end])
 		}
 		args := words[i+1:]
 		if r := runsCode(name, args); r != "" {
