@@ -264,6 +264,11 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 			return
 		case <-safety.C:
 			_, err := s.client.Await(p, time.Millisecond)
+			if overdue != "" {
+				// Still held back when the runner's bound ran out: the
+				// machine, not the implementation, kept the result away.
+				s.inconclusive(overdue)
+			}
 			s.check(err)
 			return
 		case <-tick.C:
