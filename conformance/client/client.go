@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/apexcheck/apexcheck/conformance/internal/sched"
 	"github.com/apexcheck/apexcheck/protocol"
 )
 
@@ -28,6 +29,10 @@ type Client struct {
 	stdin  io.WriteCloser
 	w      *protocol.Writer
 	stderr *tailBuffer
+	// stdinPipe and stdoutPipe are the runner's ends of the pipes, for
+	// what a missed bound's evidence says lies unread in them; nil where
+	// the runner cannot say.
+	stdinPipe, stdoutPipe syscall.Conn
 
 	mu      sync.Mutex
 	pending map[string]*Pending
@@ -69,6 +74,9 @@ type Pending struct {
 	// sent and answered are when the request was written and its response
 	// read: every update of a call was sent between them (Elapsed).
 	sent, answered time.Time
+	// held is the machine's accounting of the implementation as the
+	// request was sent, from which Await weighs a missed bound.
+	held sched.Held
 	// seq is the place of the final response among all final responses
 	// read from the implementation, from 1: the order on the wire, which
 	// no clock can blur (the order command).
@@ -182,6 +190,7 @@ func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start implementation: %w", err)
 	}
+	stdinPipe, _ := stdin.(syscall.Conn) // os/exec's pipe is an *os.File inside
 	// The pipes for stdout and stderr are made here, not by os/exec: Wait
 	// closes the read end of a pipe it made, and a Wait that returns while
 	// the last response is still unread in the pipe would lose it. These
@@ -205,7 +214,8 @@ func StartCmd(cmd *exec.Cmd, bound time.Duration, opt Options) (*Client, error) 
 		stdin = &sendRecorder{WriteCloser: stdin, t: opt.Transcript, impl: impl}
 	}
 	c := &Client{
-		cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin), transcript: opt.Transcript, impl: impl,
+		cmd: cmd, stdin: stdin, stdinPipe: stdinPipe, stdoutPipe: stdoutR,
+		w: protocol.NewWriter(stdin), transcript: opt.Transcript, impl: impl,
 		stderr: &tailBuffer{max: 8 << 10}, pending: map[string]*Pending{},
 		exited: make(chan struct{}), stderrDone: make(chan struct{}), trace: opt.Trace, tracker: opt.Tracker,
 	}
@@ -344,6 +354,7 @@ func (c *Client) Send(req protocol.Request) (*Pending, error) {
 	p := &Pending{ID: req.ID, Request: req, done: make(chan struct{}), sent: time.Now()}
 	c.pending[req.ID] = p
 	c.mu.Unlock()
+	p.held = sampleHeld(c.Pid())
 	if err := c.w.Write(req); err != nil {
 		c.writeFailed(err)
 	}
@@ -365,9 +376,10 @@ func (c *Client) SendRaw(line []byte, id string) (*Pending, error) {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("send raw line: id %q is already in flight", id)
 	}
-	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{}), sent: time.Now()}
 	c.pending[id] = p
 	c.mu.Unlock()
+	p.held = sampleHeld(c.Pid())
 	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
 		c.writeFailed(err)
 	}
@@ -389,32 +401,128 @@ func (c *Client) SendDuplicate(line []byte, id string) (*Pending, error) {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("send duplicate: id %q is not in flight once", id)
 	}
-	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{})}
+	p := &Pending{ID: id, Request: protocol.Request{ID: id, Type: "raw"}, done: make(chan struct{}), sent: time.Now()}
 	if c.dups == nil {
 		c.dups = map[string]*Pending{}
 	}
 	c.dups[id] = p
 	c.mu.Unlock()
+	p.held = sampleHeld(c.Pid())
 	if _, err := c.stdin.Write(append(append([]byte(nil), line...), '\n')); err != nil {
 		c.fail(fmt.Errorf("%w: write request: %v", ErrBroken, err))
 	}
 	return p, nil
 }
 
-// Await waits at most bound for p's response. Exceeding the bound breaks
-// the client: the implementation is killed (the runner never hangs).
+// Await waits for p's response under the runner's own bound, its safety
+// net against a hang (--bound): no clause decides how long an answer may
+// take. When bound passes with no answer, the wait goes on while the
+// machine's evidence excuses the implementation: while an answer lies
+// unread in its stdout pipe (the runner's reader is behind, not the
+// implementation), or while the time since the wait began, less the time
+// the machine held the implementation back since the request was sent
+// (its threads' waits for a CPU, CPU throttling, steal: package sched), is
+// within bound. An answer that comes then is the answer. The extension
+// is at most bound again, so the runner never hangs; an implementation
+// still excused when it runs out is reported with
+// [NoAnswerError.Inconclusive] set: the machine, not the implementation,
+// kept the answer away.
+//
+// A missed bound breaks the client: the implementation is killed.
 func (c *Client) Await(p *Pending, bound time.Duration) (protocol.Response, error) {
+	return c.await(p, bound, true)
+}
+
+// AwaitWithin waits at most within for p's response, a bound a scenario
+// checks: nothing extends it. A miss breaks the client (the implementation
+// is killed), and the [NoAnswerError] carries the machine's evidence for
+// the caller to weigh.
+func (c *Client) AwaitWithin(p *Pending, within time.Duration) (protocol.Response, error) {
+	return c.await(p, within, false)
+}
+
+func (c *Client) await(p *Pending, bound time.Duration, excusable bool) (protocol.Response, error) {
+	start := time.Now()
 	t := time.NewTimer(bound)
 	defer t.Stop()
 	select {
 	case <-p.done:
 		return p.Response()
 	case <-t.C:
-		err := &NoAnswerError{Type: p.Request.Type, ID: p.ID, Bound: bound}
-		c.fail(err)
-		c.Kill()
-		return protocol.Response{}, err
 	}
+	var spoiled bool
+	if excusable {
+		var answered bool
+		if answered, spoiled = c.awaitExcused(p, start, bound); answered {
+			return p.Response()
+		}
+	}
+	err := &NoAnswerError{Type: p.Request.Type, ID: p.ID, Bound: bound, Evidence: c.evidence(p), Inconclusive: spoiled}
+	c.fail(err)
+	c.Kill()
+	return protocol.Response{}, err
+}
+
+// excuseTick is how often a wait past its bound weighs the evidence again.
+const excuseTick = 20 * time.Millisecond
+
+// awaitExcused is Await past its bound: it waits for p's answer while the
+// evidence excuses the implementation, and at most bound more. It reports
+// whether the answer came, and whether the implementation was still
+// excused when the extension ran out.
+func (c *Client) awaitExcused(p *Pending, start time.Time, bound time.Duration) (answered, spoiled bool) {
+	limit := time.NewTimer(bound)
+	defer limit.Stop()
+	tick := time.NewTicker(excuseTick)
+	defer tick.Stop()
+	pid := c.Pid()
+	for {
+		if !c.excused(p, pid, start, bound) {
+			return false, false
+		}
+		select {
+		case <-p.done:
+			return true, false
+		case <-limit.C:
+			return false, true
+		case <-tick.C:
+		}
+	}
+}
+
+// excused reports whether the evidence excuses the implementation for p's
+// answer, awaited since start, not having come within bound.
+func (c *Client) excused(p *Pending, pid int, start time.Time, bound time.Duration) bool {
+	if pending(c.stdoutPipe) > 0 {
+		return true // the runner has yet to read what the implementation wrote
+	}
+	h := sched.Between(p.held, sampleHeld(pid))
+	return h.OK && time.Since(start)-h.Total() <= bound
+}
+
+// sampleHeld samples the machine's accounting of a process; tests replace
+// it to play a machine that holds the implementation back.
+var sampleHeld = sched.Sample
+
+// evidence says what the machine shows of the implementation when p's
+// bound has passed: what lies unread in its pipes, where it stands, and
+// how long the machine held it back since p was sent.
+func (c *Client) evidence(p *Pending) string {
+	var parts []string
+	if n := pending(c.stdinPipe); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d bytes of requests lay unread on its stdin", n))
+	}
+	if n := pending(c.stdoutPipe); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d bytes it wrote lay unread on its stdout", n))
+	}
+	pid := c.Pid()
+	if where := sched.Where(pid); where != "" {
+		parts = append(parts, fmt.Sprintf("the implementation (pid %d): %s", pid, where))
+	}
+	if h := sched.Between(p.held, sampleHeld(pid)); h.OK {
+		parts = append(parts, "since the request: "+h.String())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // NoAnswerError is Await's error when its bound passed with no answer: the
@@ -424,10 +532,24 @@ type NoAnswerError struct {
 	Type  string        // the request's type
 	ID    string        // the request's id
 	Bound time.Duration // how long the answer was awaited
+	// Evidence is what the machine showed of the implementation when the
+	// bound passed (Client.Await): "" when nothing could be read.
+	Evidence string
+	// Inconclusive is set when the machine's evidence still excused the
+	// implementation as Await's extension ran out: the machine, not the
+	// implementation, kept the answer away, and the miss decides nothing.
+	Inconclusive bool
 }
 
 func (e *NoAnswerError) Error() string {
-	return fmt.Sprintf("%v: no answer to %s request %q within %v", ErrBroken, e.Type, e.ID, e.Bound)
+	msg := fmt.Sprintf("%v: no answer to %s request %q within %v", ErrBroken, e.Type, e.ID, e.Bound)
+	if e.Inconclusive {
+		msg += " even with as long again while the machine held it back"
+	}
+	if e.Evidence != "" {
+		msg += " (" + e.Evidence + ")"
+	}
+	return msg
 }
 
 // Unwrap returns ErrBroken.
@@ -593,6 +715,11 @@ func (c *Client) CloseStdin(bound time.Duration) error {
 
 // WaitExit waits at most bound for the process to exit, then kills it.
 func (c *Client) WaitExit(bound time.Duration) error {
+	select {
+	case <-c.exited:
+		return nil // even when bound is spent: select would pick at random
+	default:
+	}
 	select {
 	case <-c.exited:
 		return nil

@@ -1,14 +1,16 @@
 package client
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 )
 
-// pending returns how many bytes f, a pipe, holds unread (FIONREAD); 0
-// when it cannot say.
-func pending(f *os.File) int {
+// pending returns how many bytes f, either end of a pipe, holds unread
+// (FIONREAD); 0 when it cannot say (f is closed, or nil).
+func pending(f syscall.Conn) int {
+	if f == nil {
+		return 0
+	}
 	conn, err := f.SyscallConn()
 	if err != nil {
 		return 0

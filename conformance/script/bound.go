@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"github.com/apexcheck/apexcheck/conformance/internal/sched"
 	"time"
 
 	"github.com/apexcheck/apexcheck/conformance/client"
@@ -248,7 +249,7 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 	defer tick.Stop()
 	var exited time.Time
 	pid := s.client.Pid()
-	last := sampleHeld(pid) // and before: the sample a tick earlier
+	last := sched.Sample(pid) // and before: the sample a tick earlier
 	before := last
 	overdue := "" // why the result, past D, is not yet late on the evidence
 	for {
@@ -263,7 +264,7 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 			s.finishCall(neg, p, within)
 			return
 		case <-safety.C:
-			_, err := s.client.Await(p, time.Millisecond)
+			_, err := s.client.AwaitWithin(p, time.Millisecond)
 			if overdue != "" {
 				// Still held back when the runner's bound ran out: the
 				// machine, not the implementation, kept the result away.
@@ -274,7 +275,7 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 		case <-tick.C:
 		}
 		if exited.IsZero() {
-			before, last = last, sampleHeld(pid)
+			before, last = last, sched.Sample(pid)
 			exited, _ = shellExited(log)
 			continue
 		}
@@ -282,13 +283,13 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 		if late <= within {
 			continue
 		}
-		h := heldBetween(before, sampleHeld(pid))
+		h := sched.Between(before, sched.Sample(pid))
 		stands, why := weighHeld(late, within, h)
-		if !stands && h.ok && h.throttled == 0 {
+		if !stands && h.OK && h.Throttled == 0 {
 			overdue = why // the held-back time may yet run out
 			continue
 		}
-		s.client.Await(p, time.Millisecond) // stops the implementation
+		s.client.AwaitWithin(p, time.Millisecond) // stops the implementation
 		if !stands {
 			s.ts.Logf("no result for call %q within %v of the fake shell's exit (%s logged it %.2f s ago)", p.ID, within, log, late.Seconds())
 			s.inconclusive(why)
@@ -299,40 +300,33 @@ func (s *state) awaitSinceExit(neg bool, p *client.Pending, log string, within t
 	}
 }
 
-// held is how long the machine held an implementation back: the time its
-// threads waited, runnable, for a CPU, and the time a CPU quota throttled
-// its control group; ok when both could be read. A sample (sampleHeld)
-// counts from the threads' start, the difference of two (heldBetween)
-// over the interval between them.
-type held struct {
-	waited, throttled time.Duration
-	ok                bool
-}
-
-// heldBetween is the machine's evidence between two samples. A thread
-// that exited in between took its count with it, so a sum that went down
-// counts as no wait.
-func heldBetween(from, to held) held {
-	return held{waited: max(to.waited-from.waited, 0), throttled: max(to.throttled-from.throttled, 0), ok: from.ok && to.ok}
-}
-
 // weighHeld decides whether a result late by late, against a bound of
 // within, stands as the implementation's, given how long the machine held
-// it back meanwhile.
-func weighHeld(late, within time.Duration, h held) (stands bool, why string) {
+// it back meanwhile (sched.Held).
+func weighHeld(late, within time.Duration, h sched.Held) (stands bool, why string) {
 	switch {
-	case !h.ok:
+	case !h.OK:
 		return false, fmt.Sprintf("inconclusive: no scheduler accounting could be read to tell whether the machine held the result back (%.2f s after the fake shell exited, against the %v bound); rerun on a quieter machine",
 			late.Seconds(), within)
-	case h.throttled > 0:
+	case h.Throttled > 0:
 		return false, fmt.Sprintf("inconclusive: a CPU quota throttled the implementation's control group for %.2f s while the result was due; rerun with more CPU",
-			h.throttled.Seconds())
-	case late-h.waited > within:
-		return true, fmt.Sprintf("the failure stands: no result %.2f s after the fake shell exited, past the %v bound even less the %.2f s the implementation's threads waited for a CPU meanwhile",
-			late.Seconds(), within, h.waited.Seconds())
+			h.Throttled.Seconds())
+	case late-h.Waited-h.Stolen > within:
+		return true, fmt.Sprintf("the failure stands: no result %.2f s after the fake shell exited, past the %v bound even less the %.2f s the implementation's threads waited for a CPU meanwhile%s",
+			late.Seconds(), within, h.Waited.Seconds(), stolenNote(h))
 	}
-	return false, fmt.Sprintf("inconclusive: the machine held the implementation back: its threads waited %.2f s for a CPU since the fake shell exited, %.2f s ago, and without that wait it was within the %v bound; rerun on a quieter machine",
-		h.waited.Seconds(), late.Seconds(), within)
+	return false, fmt.Sprintf("inconclusive: the machine held the implementation back: its threads waited %.2f s for a CPU since the fake shell exited, %.2f s ago%s, and without that wait it was within the %v bound; rerun on a quieter machine",
+		h.Waited.Seconds(), late.Seconds(), stolenNote(h), within)
+}
+
+// stolenNote names the time the hypervisor took from the machine's CPUs,
+// which weighHeld excuses as it does a wait for a CPU: "" when there was
+// none, as on a machine that is not a virtual one.
+func stolenNote(h sched.Held) string {
+	if h.Stolen == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and the hypervisor took %.2f s of CPU time from the machine)", h.Stolen.Seconds())
 }
 
 // shellExited returns when the last invocation in a fake shell's log

@@ -273,10 +273,13 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 		if neg {
 			ts.Fatalf("await: a permission answer is not negated")
 		}
+		var resp protocol.Response
+		var err error
 		if *within == 0 {
-			*within = s.cfg.bound()
+			resp, err = s.client.Await(p, s.cfg.bound())
+		} else {
+			resp, err = s.client.AwaitWithin(p, *within)
 		}
-		resp, err := s.client.Await(p, *within)
 		s.check(err)
 		s.lastNote = p.CaseNote()
 		if resp.Type != protocol.TypePermission {
@@ -307,6 +310,17 @@ func (s *state) finishCall(neg bool, p *client.Pending, within time.Duration) {
 	s.finishCallSince(neg, p, within, time.Now())
 }
 
+// evidenceNote is what the machine showed of the implementation when a
+// scenario's bound passed, for the failure's message: the scenario's
+// bound is a behaviour and stands, and the note lets a reader see what
+// the implementation was doing.
+func evidenceNote(miss *client.NoAnswerError) string {
+	if miss.Evidence == "" {
+		return ""
+	}
+	return "\nwhen the bound passed: " + miss.Evidence
+}
+
 // callBound is the bound on a call's wait: the scenario's own -within, else
 // the runner's --bound.
 func (s *state) callBound(within time.Duration) time.Duration {
@@ -321,11 +335,15 @@ func (s *state) callBound(within time.Duration) time.Duration {
 func (s *state) finishCallSince(neg bool, p *client.Pending, within time.Duration, start time.Time) {
 	own := within != 0
 	within = s.callBound(within)
-	resp, err := s.client.Await(p, max(within-time.Since(start), time.Millisecond))
+	await := s.client.Await
+	if own {
+		await = s.client.AwaitWithin
+	}
+	resp, err := await(p, max(within-time.Since(start), time.Millisecond))
 	var miss *client.NoAnswerError
 	if own && errors.As(err, &miss) {
-		s.ts.Fatalf("no result for call %q within %v, the scenario's bound: the call did not end in time (the implementation was stopped)%s",
-			miss.ID, within, p.CaseNote())
+		s.ts.Fatalf("no result for call %q within %v, the scenario's bound: the call did not end in time (the implementation was stopped)%s%s",
+			miss.ID, within, p.CaseNote(), evidenceNote(miss))
 	}
 	s.check(err)
 	s.ts.Logf("result after %.2fs", time.Since(start).Seconds())

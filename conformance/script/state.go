@@ -84,10 +84,15 @@ func (s *state) errored(format string, args ...any) {
 }
 
 // check fails the scenario for err: as errored when the implementation broke
-// the protocol, as failed otherwise.
+// the protocol, as failed otherwise; a runner's bound that the machine, not
+// the implementation, made it miss ends the scenario inconclusive.
 func (s *state) check(err error) {
 	if err == nil {
 		return
+	}
+	var miss *client.NoAnswerError
+	if errors.As(err, &miss) && miss.Inconclusive {
+		s.inconclusive(fmt.Sprintf("inconclusive: the machine held the implementation back for as long as its answer was late: %v; rerun on a quieter machine", err))
 	}
 	if isBroken(err) {
 		s.errored("%v", err)

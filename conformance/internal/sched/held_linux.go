@@ -1,4 +1,4 @@
-package script
+package sched
 
 import (
 	"os"
@@ -8,25 +8,23 @@ import (
 	"time"
 )
 
-// sampleHeld reads how long the machine has held process pid back so far:
-// the time its threads have waited, runnable, for a CPU (the second field
-// of each /proc/PID/task/TID/schedstat, summed), and the time its CPU
-// control group has been throttled by a quota (the cgroup's cpu.stat:
-// throttled_usec in v2, throttled_time in v1). The difference of two
-// samples is the machine's evidence over the interval between them
-// (heldBetween).
-func sampleHeld(pid int) held {
+// userHZ is the unit of /proc/stat's times. The kernel exports it in units
+// of USER_HZ, 100 on every Linux architecture Go runs on.
+const userHZ = 100
+
+// Sample reads how long the machine has held process pid back so far: the
+// second field of each /proc/PID/task/TID/schedstat, summed; its control
+// group's throttled time (cpu.stat: throttled_usec in v2, throttled_time
+// in v1); and the steal time of /proc/stat.
+func Sample(pid int) Held {
 	waited, ok := runQueueWait(pid)
 	if !ok {
-		return held{}
+		return Held{}
 	}
-	return held{waited: waited, throttled: throttledTime(pid), ok: true}
+	return Held{Waited: waited, Throttled: throttledTime(pid), Stolen: stolenTime(), OK: true}
 }
 
 // runQueueWait sums the run-queue waits of the threads of process pid.
-// A sum over threads is more than the wait of any one path through the
-// implementation, so on its side the evidence excuses a run rather than
-// blames one.
 func runQueueWait(pid int) (time.Duration, bool) {
 	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
 	if err != nil || len(tasks) == 0 {
@@ -105,4 +103,24 @@ func statValue(file, key string) (time.Duration, bool) {
 		}
 	}
 	return 0, false
+}
+
+// stolenTime is the steal time of all CPUs since boot: the eighth value of
+// /proc/stat's "cpu" line, 0 where it cannot be read (a kernel that keeps
+// none counts as no steal).
+func stolenTime() time.Duration {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	ticks, err := strconv.ParseInt(f[8], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return time.Duration(ticks) * time.Second / userHZ
 }

@@ -1,0 +1,112 @@
+package sched
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Where describes where process pid stands, for a message about a bound
+// it missed: its state, the CPU time it has used, and what its threads
+// are blocked in (the top frame of each thread's kernel stack, readable
+// by root only: "3 in futex_wait_queue, 1 in pipe_read"). It is "" when
+// the process cannot be read (it has exited).
+func Where(pid int) string {
+	dir := "/proc/" + strconv.Itoa(pid)
+	state, cpu, ok := readStat(dir + "/stat")
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("state %s, %.2f s of CPU used", state, cpu.Seconds())
+	if blocked := blockedIn(dir); blocked != "" {
+		s += ", threads: " + blocked
+	}
+	return s
+}
+
+// stateNames names the states of /proc/PID/stat.
+var stateNames = map[string]string{
+	"R": "running", "S": "sleeping", "D": "waiting uninterruptibly (D)", "T": "stopped",
+	"t": "stopped by a tracer", "Z": "zombie", "X": "dead", "I": "idle",
+}
+
+// readStat reads the state and the CPU time (user and system) of a
+// /proc/PID/stat file. The command name, in parentheses, may hold spaces
+// and parentheses itself, so the fields are counted from the last ")".
+func readStat(path string) (state string, cpu time.Duration, ok bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", 0, false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return "", 0, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	// f[0] is the state (field 3); utime and stime are fields 14 and 15.
+	if len(f) < 13 {
+		return "", 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", 0, false
+	}
+	state = f[0]
+	if name, ok := stateNames[state]; ok {
+		state = name
+	}
+	return state, time.Duration(utime+stime) * time.Second / userHZ, true
+}
+
+// blockedIn counts the threads of the process in /proc directory dir by
+// the top frame of their kernel stacks, most first: "" when no stack can
+// be read (only root may read them).
+func blockedIn(dir string) string {
+	stacks, _ := filepath.Glob(dir + "/task/*/stack")
+	count := map[string]int{}
+	for _, path := range stacks {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		count[topFrame(string(data))]++
+	}
+	if len(count) == 0 {
+		return ""
+	}
+	frames := make([]string, 0, len(count))
+	for f := range count {
+		frames = append(frames, f)
+	}
+	slices.SortFunc(frames, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(frames))
+	for i, f := range frames {
+		parts[i] = fmt.Sprintf("%d in %s", count[f], f)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// topFrame is the function name of a kernel stack's first frame
+// ("[<0>] pipe_read+0x3d/0x4a0" gives "pipe_read"), "user space" for a
+// thread that is running in user space (an empty stack).
+func topFrame(stack string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(stack), "\n")
+	if line == "" {
+		return "user space"
+	}
+	if _, rest, ok := strings.Cut(line, "] "); ok {
+		line = rest
+	}
+	name, _, _ := strings.Cut(line, "+")
+	return name
+}
