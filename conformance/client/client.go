@@ -742,8 +742,8 @@ func (c *Client) Exited() bool {
 // Kill kills the implementation's process group and waits for it.
 func (c *Client) Kill() {
 	if c.cmd.Process != nil {
-		syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-		c.cmd.Process.Kill()
+		killGroup(c.cmd.Process.Pid, c.Exited())
+		c.cmd.Process.Kill() // a pidfd: never another process
 	}
 	if c.pid != 0 {
 		syscall.Kill(-c.pid, syscall.SIGKILL) // its own group, under a parent
@@ -753,6 +753,26 @@ func (c *Client) Kill() {
 	case <-c.exited:
 	case <-time.After(5 * time.Second):
 	}
+}
+
+// killGroup kills process group pgid, the group the implementation leads.
+// Once the leader has been reaped, its number is free for another process
+// unless a process left in its group still holds it (Linux hands out no
+// number that is some group's id), so a live process with that number is
+// proof the group is empty and the number belongs to someone else: the
+// group is then left alone, never killed by a number reused.
+func killGroup(pgid int, reaped bool) {
+	if reaped && processExists(pgid) {
+		return
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// processExists reports whether a process with that pid exists, ours to
+// signal or not.
+func processExists(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
 }
 
 // Pid is the implementation's process ID.

@@ -3,7 +3,9 @@ package client
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,5 +54,31 @@ func TestHeldStdoutIsBounded(t *testing.T) {
 	// bound (20 s) is what a regression would hit.
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %v to report an exited implementation", d)
+	}
+}
+
+// TestKillGroupSparesAReusedNumber: once the implementation has been
+// reaped, a live process with its number means the number was reused, and
+// its group is not the implementation's to kill.
+func TestKillGroupSparesAReusedNumber(t *testing.T) {
+	other := exec.Command("sleep", "30")
+	other.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // leads a group with its own number
+	if err := other.Start(); err != nil {
+		t.Skip("no sleep program:", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- other.Wait() }()
+	defer other.Process.Kill()
+	killGroup(other.Process.Pid, true) // as if our leader of that number had been reaped
+	select {
+	case err := <-done:
+		t.Fatalf("the group of a reused number was killed: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	killGroup(other.Process.Pid, false) // our leader, not yet reaped
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the group of a leader not yet reaped was not killed")
 	}
 }
