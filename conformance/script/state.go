@@ -90,10 +90,7 @@ func (s *state) check(err error) {
 	if err == nil {
 		return
 	}
-	var miss *client.NoAnswerError
-	if errors.As(err, &miss) && miss.Inconclusive {
-		s.inconclusive(fmt.Sprintf("inconclusive: the machine held the implementation back for as long as its answer was late: %v; rerun on a quieter machine", err))
-	}
+	s.inconclusiveIfHeld(err)
 	if isBroken(err) {
 		s.errored("%v", err)
 	}
@@ -147,6 +144,7 @@ func (s *state) startWith(opt startOptions, overrides []string, unset map[string
 		c, err = s.startSpecial(opt, s.implEnv(overrides, unset))
 	}
 	if err != nil {
+		s.inconclusiveIfHeld(err)
 		s.errored("start implementation %q: %v", strings.Join(s.cfg.Impl, " "), err)
 	}
 	s.client = c
@@ -165,6 +163,16 @@ func (s *state) stop() {
 	}
 	client.Reap(s.marker, 0)
 	s.cfg.Tracker.TrackMarker(s.marker, false)
+}
+
+// inconclusiveIfHeld ends the scenario inconclusive when err is a runner's
+// bound that the machine, not the implementation, made it miss
+// (client.NoAnswerError.Inconclusive); otherwise it returns.
+func (s *state) inconclusiveIfHeld(err error) {
+	var miss *client.NoAnswerError
+	if errors.As(err, &miss) && miss.Inconclusive {
+		s.inconclusive(fmt.Sprintf("inconclusive: the machine held the implementation back for as long as its answer was late: %v; rerun on a quieter machine", err))
+	}
 }
 
 func isBroken(err error) bool { return errors.Is(err, client.ErrBroken) }
