@@ -22,7 +22,7 @@ type implFlags struct {
 
 func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.impl, "impl", "", "implementation command line `CMD ARGS` (default: this binary's reference, `apexcheck serve`); relative paths in it are made absolute")
-	fs.DurationVar(&f.bound, "bound", client.DefaultBound, "bound on every wait for the implementation")
+	fs.DurationVar(&f.bound, "bound", client.DefaultBound, "bound on every wait for the implementation, not counting time the machine held it back (then at most twice this)")
 	f.mcp.register(fs)
 }
 
