@@ -90,7 +90,7 @@ func TestNoAnswerEvidence(t *testing.T) {
 	if _, statErr := os.Stat("/proc/self/schedstat"); statErr != nil {
 		t.Skip("no /proc accounting here")
 	}
-	for _, want := range []string{"bytes of requests lay unread on its stdin", "the implementation (pid ", "state sleeping", "since the request: its threads waited "} {
+	for _, want := range []string{"bytes of requests lay unread on its stdin", "its processes: sleep (pid ", "state sleeping", "since the request: its threads waited "} {
 		if !strings.Contains(miss.Evidence, want) {
 			t.Errorf("evidence %q does not contain %q", miss.Evidence, want)
 		}

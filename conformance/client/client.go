@@ -505,8 +505,9 @@ func (c *Client) excused(p *Pending, pid int, start time.Time, bound time.Durati
 var sampleHeld = sched.Sample
 
 // evidence says what the machine shows of the implementation when p's
-// bound has passed: what lies unread in its pipes, where it stands, and
-// how long the machine held it back since p was sent.
+// bound has passed: what lies unread in its pipes, where each process of
+// its group stands, and how long the machine held it back since p was
+// sent.
 func (c *Client) evidence(p *Pending) string {
 	var parts []string
 	if n := pending(c.stdinPipe); n > 0 {
@@ -516,8 +517,10 @@ func (c *Client) evidence(p *Pending) string {
 		parts = append(parts, fmt.Sprintf("%d bytes it wrote lay unread on its stdout", n))
 	}
 	pid := c.Pid()
-	if where := sched.Where(pid); where != "" {
-		parts = append(parts, fmt.Sprintf("the implementation (pid %d): %s", pid, where))
+	// Its process group: it leads one of its own (Start's session), and
+	// what it waits on is often a child's state, not its own.
+	if where := sched.WhereGroup(pid, 6); where != "" {
+		parts = append(parts, "its processes: "+where)
 	}
 	if h := sched.Between(p.held, sampleHeld(pid)); h.OK {
 		parts = append(parts, "since the request: "+h.String())

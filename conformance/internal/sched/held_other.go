@@ -8,3 +8,7 @@ func Sample(pid int) Held { return Held{} }
 
 // Where reports nothing here: only Linux shows a process's state in /proc.
 func Where(pid int) string { return "" }
+
+// WhereGroup reports nothing here: only Linux shows a process's state in
+// /proc.
+func WhereGroup(pgid, max int) string { return "" }

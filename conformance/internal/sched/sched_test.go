@@ -1,10 +1,12 @@
 package sched
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -100,5 +102,34 @@ func TestWhere(t *testing.T) {
 	}
 	if got := Where(1 << 30); got != "" {
 		t.Errorf("Where of no process = %q", got)
+	}
+}
+
+// TestWhereGroup describes every process of a group: a shell waiting on
+// its child, and the child.
+func TestWhereGroup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux shows a process's state in /proc")
+	}
+	cmd := exec.Command("sh", "-c", "sleep 30; true")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	defer cmd.Wait()
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	var got string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if got = WhereGroup(cmd.Process.Pid, 8); strings.Count(got, "state sleeping") == 2 {
+			break
+		}
+	}
+	for _, want := range []string{fmt.Sprintf("sh (pid %d): state sleeping", cmd.Process.Pid), "; sleep (pid "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("WhereGroup = %q, want it to contain %q", got, want)
+		}
+	}
+	if got := WhereGroup(cmd.Process.Pid, 1); !strings.HasSuffix(got, "; and 1 more") {
+		t.Errorf("WhereGroup with max 1 = %q, want the rest counted", got)
 	}
 }

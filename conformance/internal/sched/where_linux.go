@@ -28,6 +28,65 @@ func Where(pid int) string {
 	return s
 }
 
+// WhereGroup describes where each process of process group pgid stands,
+// by [Where], lowest pid first and at most max of them: "sh (pid 7):
+// state sleeping, …; cat (pid 9): state sleeping, …". An implementation
+// waiting on a child shows only a wait of its own; the child shows what
+// holds them both (a full pipe, a read of the terminal). It is "" when no
+// process of the group can be read.
+func WhereGroup(pgid, max int) string {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var pids []int
+	for _, path := range stats {
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if err != nil {
+			continue
+		}
+		if g, ok := readPgrp(path); ok && g == pgid {
+			pids = append(pids, pid)
+		}
+	}
+	slices.Sort(pids)
+	var parts []string
+	for i, pid := range pids {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(pids)-max))
+			break
+		}
+		if w := Where(pid); w != "" {
+			parts = append(parts, fmt.Sprintf("%s (pid %d): %s", command(pid), pid, w))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// readPgrp reads the process group of a /proc/PID/stat file (field 5).
+func readPgrp(path string) (int, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 3 {
+		return 0, false
+	}
+	g, err := strconv.Atoi(f[2])
+	return g, err == nil
+}
+
+// command is the command name of process pid ("?" once it has gone).
+func command(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(data))
+}
+
 // stateNames names the states of /proc/PID/stat.
 var stateNames = map[string]string{
 	"R": "running", "S": "sleeping", "D": "waiting uninterruptibly (D)", "T": "stopped",
