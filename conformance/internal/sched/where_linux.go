@@ -62,20 +62,27 @@ func WhereGroup(pgid, max int) string {
 
 // readPgrp reads the process group of a /proc/PID/stat file (field 5).
 func readPgrp(path string) (int, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 3 {
+	f, ok := statFields(path)
+	if !ok || len(f) < 3 {
 		return 0, false
 	}
 	g, err := strconv.Atoi(f[2])
 	return g, err == nil
+}
+
+// statFields reads a /proc/PID/stat file and returns its fields from the
+// state (field 3) on. The command name, in parentheses, may hold spaces
+// and parentheses itself, so the fields are counted from the last ")".
+func statFields(path string) ([]string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return nil, false
+	}
+	return strings.Fields(string(data[i+1:])), true
 }
 
 // command is the command name of process pid ("?" once it has gone).
@@ -94,20 +101,11 @@ var stateNames = map[string]string{
 }
 
 // readStat reads the state and the CPU time (user and system) of a
-// /proc/PID/stat file. The command name, in parentheses, may hold spaces
-// and parentheses itself, so the fields are counted from the last ")".
+// /proc/PID/stat file.
 func readStat(path string) (state string, cpu time.Duration, ok bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", 0, false
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return "", 0, false
-	}
-	f := strings.Fields(string(data[i+1:]))
+	f, ok := statFields(path)
 	// f[0] is the state (field 3); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
+	if !ok || len(f) < 13 {
 		return "", 0, false
 	}
 	utime, err1 := strconv.ParseInt(f[11], 10, 64)
