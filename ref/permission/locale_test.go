@@ -301,8 +301,12 @@ func TestLocaleTables(t *testing.T) {
 		}
 		script.WriteString("'; eval \"$p\" 2>/dev/null; wait; printf '\\n#END\\n'\n")
 	}
+	// The probes with X = '>' redirect into a file named z: they run
+	// in a directory of their own, never in the package's.
+	work := t.TempDir()
 	outputs := func(locale string) []string {
 		cmd := exec.Command(bash, "--norc", "--noprofile")
+		cmd.Dir = work
 		cmd.Stdin = strings.NewReader(script.String())
 		cmd.Env = append(localeEnv(locale), "PATH="+os.Getenv("PATH"))
 		out, err := cmd.Output()
