@@ -1,10 +1,6 @@
 package permission
 
-import (
-	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
-)
+import "strings"
 
 // evaluatesInput are the builtins PERM-44 refuses whatever their arguments:
 // each assigns text that is not one of its arguments (standard input, the
@@ -42,16 +38,16 @@ var changesLookup = map[string]bool{
 // `command` the first word after their options. The words have passed
 // PERM-28 and PERM-29 already, so their values are their text with quotes
 // removed.
-func (s *segmenter) builtin(name string, args []*syntax.Word) bool {
+func (s *segmenter) builtin(name string, args []rawWord) bool {
 	for name == "builtin" || name == "command" {
 		i := 0
-		for i < len(args) && startsWithDash(args[i]) {
+		for i < len(args) && startsWithDash(args[i].text) {
 			i++ // options, `--` included: bash takes the next word as the command
 		}
 		if i == len(args) {
 			return true // `command -v` alone, `builtin`: nothing runs
 		}
-		lit, ok := plainLit(args[i])
+		lit, ok := plainLit(args[i].text)
 		if !ok {
 			// PERM-46 with PERM-27: `command 'printf' -v …` hides the
 			// builtin's name from this check as a quoted command word would.
@@ -64,7 +60,7 @@ func (s *segmenter) builtin(name string, args []*syntax.Word) bool {
 		return s.reject(ReasonDeclaration, name)
 	case evaluatesInput[name]:
 		return s.reject(ReasonEvaluation, name)
-	case name == "printf" && len(args) > 0 && strings.HasPrefix(wordValue(args[0]), "-"):
+	case name == "printf" && len(args) > 0 && strings.HasPrefix(wordValue(args[0].text), "-"):
 		// `printf -v NAME`: the one printf option; it assigns the output
 		// to NAME, a subscript or an integer variable.
 		return s.reject(ReasonEvaluation, "printf with an option")
@@ -76,87 +72,73 @@ func (s *segmenter) builtin(name string, args []*syntax.Word) bool {
 	return true
 }
 
-// startsWithDash reports whether w starts with an unquoted `-`, which is how
-// `builtin` and `command` recognise their options (PERM-46).
-func startsWithDash(w *syntax.Word) bool {
-	lit, ok := w.Parts[0].(*syntax.Lit)
-	return ok && strings.HasPrefix(lit.Value, "-")
+// startsWithDash reports whether a word starts with an unquoted `-`, which
+// is how `builtin` and `command` recognise their options (PERM-46).
+func startsWithDash(word string) bool {
+	return word[0] == '-'
 }
 
-// plainLit returns w's text when it is one unquoted literal with no
-// backslash: the form PERM-27 requires of a command word.
-func plainLit(w *syntax.Word) (string, bool) {
-	if len(w.Parts) != 1 {
-		return "", false
+// plainLit returns a word's text when it is one unquoted literal with no
+// backslash (no quote, then, either): the form PERM-27 requires of a
+// command word.
+func plainLit(word string) (string, bool) {
+	// A loop, not strings.ContainsAny: it runs several times for each
+	// word of a chain of wrappers, most of them a few bytes long, where
+	// ContainsAny looks every byte up in the set.
+	for i := 0; i < len(word); i++ {
+		if b := word[i]; b == '\'' || b == '"' || b == '\\' {
+			return "", false
+		}
 	}
-	lit, ok := w.Parts[0].(*syntax.Lit)
-	if !ok || strings.IndexByte(lit.Value, '\\') >= 0 {
-		return "", false
-	}
-	return lit.Value, true
+	return word, true
 }
 
 // anyContains reports whether the text of some word contains sub. Quote
-// removal never adds or removes a `[`, so the raw text and the value agree.
-func anyContains(words []*syntax.Word, sub string) bool {
+// removal never adds or removes a `[`, so the source text and the value
+// agree.
+func anyContains(words []rawWord, sub string) bool {
 	for _, w := range words {
-		for _, p := range w.Parts {
-			switch p := p.(type) {
-			case *syntax.Lit:
-				if strings.Contains(p.Value, sub) {
-					return true
-				}
-			case *syntax.SglQuoted:
-				if strings.Contains(p.Value, sub) {
-					return true
-				}
-			case *syntax.DblQuoted:
-				for _, in := range p.Parts {
-					if l, ok := in.(*syntax.Lit); ok && strings.Contains(l.Value, sub) {
-						return true
-					}
-				}
-			}
+		if strings.Contains(w.text, sub) {
+			return true
 		}
 	}
 	return false
 }
 
-// wordValue is bash's quote removal for a word PERM-28 has already
-// admitted, so one of literal text, single quotes and double quotes holding
-// literal text only. Unquoted, a backslash quotes the character after it;
-// inside double quotes it does so only before `$`, a backtick, `"`, `\` and
-// a newline. (Backslash-newline never gets here: PERM-20.)
-func wordValue(w *syntax.Word) string {
-	if v, ok := plainLit(w); ok {
+// wordValue is bash's quote removal for the source text of a word PERM-28
+// has already admitted, so one of literal text, single quotes and double
+// quotes holding literal text only. Unquoted, a backslash quotes the
+// character after it; inside double quotes it does so only before `$`, a
+// backtick, `"`, `\` and a newline. (Backslash-newline never gets here:
+// PERM-20.) A backslash before a multi-byte character quotes the whole
+// character; removing it leaves the character intact.
+func wordValue(word string) string {
+	if v, ok := plainLit(word); ok {
 		return v // the common case, an option or a name: nothing to remove
 	}
 	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			unescape(&b, p.Value, func(byte) bool { return true })
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, in := range p.Parts {
-				if l, ok := in.(*syntax.Lit); ok {
-					unescape(&b, l.Value, func(c byte) bool { return strings.IndexByte("$`\"\\\n", c) >= 0 })
+	b.Grow(len(word))
+	for i := 0; i < len(word); i++ {
+		switch word[i] {
+		case '\'':
+			j := i + 1 + strings.IndexByte(word[i+1:], '\'')
+			b.WriteString(word[i+1 : j])
+			i = j
+		case '"':
+			for i++; word[i] != '"'; i++ {
+				if word[i] == '\\' && strings.IndexByte("$`\"\\\n", word[i+1]) >= 0 {
+					i++
 				}
+				b.WriteByte(word[i])
 			}
+		case '\\':
+			if i+1 < len(word) {
+				i++
+			}
+			b.WriteByte(word[i])
+		default:
+			b.WriteByte(word[i])
 		}
 	}
 	return b.String()
-}
-
-// unescape writes v with each backslash that quotes the byte after it
-// (quotes reports which) removed. A backslash before a multi-byte character
-// quotes the whole character; removing it leaves the character intact.
-func unescape(b *strings.Builder, v string, quotes func(byte) bool) {
-	for i := 0; i < len(v); i++ {
-		if v[i] == '\\' && i+1 < len(v) && quotes(v[i+1]) {
-			i++
-		}
-		b.WriteByte(v[i])
-	}
 }

@@ -88,8 +88,9 @@ func TestEvaluationRunsInBash(t *testing.T) {
 	}
 }
 
-// TestWordValue checks the segmenter's quote removal against mvdan.cc/sh's
-// own expander, for the words PERM-28 admits.
+// TestWordValue checks the segmenter's quote removal, which reads a word's
+// source text, against mvdan.cc/sh's own expander on the parsed word, for
+// the words PERM-28 admits.
 func TestWordValue(t *testing.T) {
 	words := []string{
 		`-v`, `'-v'`, `"-v"`, `\-v`, `''-v`, `"""-"v`, `a\ b`, `'a\b'`, `"a\b"`, `"a\"b"`, `"a\\b"`,
@@ -105,7 +106,7 @@ func TestWordValue(t *testing.T) {
 		if err != nil || len(fields) != 1 {
 			t.Fatalf("expand %q: %q, %v", src, fields, err)
 		}
-		if got, want := wordValue(w), fields[0]; got != want {
+		if got, want := wordValue(src), fields[0]; got != want {
 			t.Errorf("wordValue(%s) = %q, mvdan.cc/sh says %q", src, got, want)
 		}
 	}

@@ -2,17 +2,16 @@ package permission
 
 import (
 	"slices"
-
-	"mvdan.cc/sh/v3/syntax"
+	"strings"
 )
 
 // flatSegments segments a command that flatStop found flat without the
 // parser: it splits the command at its list and pipeline operators and
-// cuts each simple command into the words, with the parts and offsets,
-// that mvdan.cc/sh would build, then checks each with s.call as a parsed
-// one is checked (PERM-17, PERM-53). Parsing builds a tree of every
-// operator and word and a 1 MiB chain spent most of its time there; this
-// reads the command twice and allocates nothing per word.
+// cuts each simple command into the words mvdan.cc/sh would find, then
+// checks each as a parsed one is checked (flatCall, PERM-17, PERM-53).
+// Parsing builds a tree of every operator, word and part of a word, and a
+// 1 MiB chain spent most of its time there; this reads the command a few
+// times and allocates nothing per word but a reused list of their texts.
 //
 // It answers only where the grammar is plain: it reports false, having
 // checked nothing, for any command where a piece is empty or an operator
@@ -22,40 +21,45 @@ import (
 // backslash; the parser then decides those. TestFlatSegments
 // compares its words with the parser's.
 func (s *segmenter) flatSegments() bool {
-	// The check pass counts the simple commands, so that the segments
-	// are collected in one allocation of the right size: append would
-	// grow a long chain's list by a quarter at a time, copying it again
-	// and again.
-	n := 0
-	if !flatSplit(s.src, func(int, int) bool { n++; return true }) {
+	// The check pass counts the simple commands and the words of the
+	// longest, so that the segments and the words are each collected in
+	// one allocation of the right size: append would grow a long list by
+	// a quarter at a time, copying it again and again.
+	n, most := 0, 0
+	if !flatSplit(s.src, nil, func(words int) bool { n, most = n+1, max(most, words); return true }) {
 		return false
 	}
 	s.segments = make([]string, 0, n)
-	var f flatWords
-	flatSplit(s.src, func(start, end int) bool {
-		c := f.call(s.src, start, end)
-		return s.call(c)
-	})
+	s.words = slices.Grow(s.words[:0], most)
+	s.wordsUsed = max(s.wordsUsed, most)
+	flatSplit(s.src, &s.words, func(int) bool { return s.flatCall() })
 	return true
 }
 
-// flatSplit calls piece with the span of each simple command of a flat
-// command in source order, until piece returns false, and reports whether
-// the command's structure is one flatSegments answers for. With piece nil
-// it only checks the structure.
-func flatSplit(src string, piece func(start, end int) bool) bool {
+// flatSplit calls piece for each simple command of a flat command, in
+// source order, with its number of words, until piece returns false, and
+// reports whether the command's structure is one flatSegments answers
+// for. With words non-nil, *words holds the simple command's words when
+// piece is called (the list is emptied for each). With piece nil it only
+// checks the structure.
+func flatSplit(src string, words *[]rawWord, piece func(words int) bool) bool {
 	i := skipBlanks(src, 0, true)
 	for {
 		// A simple command: words up to an operator or the end.
-		start := i
 		if i == len(src) || isOperatorByte(src[i]) {
 			return false // an empty command where one is required
 		}
-		first := true
-		for i < len(src) && !isOperatorByte(src[i]) {
+		if words != nil {
+			*words = (*words)[:0]
+		}
+		first, n := true, 0
+		for ; i < len(src) && !isOperatorByte(src[i]); n++ {
 			end, ok := wordEnd(src, i)
 			if !ok {
 				return false
+			}
+			if words != nil {
+				*words = append(*words, rawWord{text: src[i:end], start: i})
 			}
 			if first {
 				if declarationBuiltins[src[i:end]] {
@@ -70,7 +74,7 @@ func flatSplit(src string, piece func(start, end int) bool) bool {
 			}
 			i = skipBlanks(src, end, false)
 		}
-		if piece != nil && !piece(start, i) {
+		if piece != nil && !piece(n) {
 			return true
 		}
 		if i == len(src) {
@@ -146,115 +150,75 @@ func wordEnd(src string, i int) (int, bool) {
 	return i, true
 }
 
-// flatWords makes the nodes of the simple commands, a chunk at a time:
-// growing one slab would copy it again and again for a command of many
-// words, where a chunk, once full, is left to the nodes that point into it.
-// One simple command's nodes are made over the last chunks of the one
-// before: the segmenter keeps no node.
-type flatWords struct {
-	c       syntax.CallExpr
-	args    []*syntax.Word
-	scratch []syntax.WordPart
-	words   chunk[syntax.Word]
-	lits    chunk[syntax.Lit]
-	sgls    chunk[syntax.SglQuoted]
-	dbls    chunk[syntax.DblQuoted]
-	parts   chunk[syntax.WordPart]
-}
-
-// chunk hands out runs of Ts from arrays of at least chunkSize.
-type chunk[T any] struct{ free []T }
-
-const chunkSize = 256
-
-// take returns n fresh Ts, contiguous.
-func (c *chunk[T]) take(n int) []T {
-	if cap(c.free)-len(c.free) < n {
-		c.free = make([]T, 0, max(chunkSize, n))
+// flatCall checks the simple command whose words flatSplit has cut into
+// s.words, as call checks a parsed one: PERM-27 on its command word,
+// PERM-28 and PERM-29 on each word's text (flatWord), then what every
+// simple command shares (simple).
+func (s *segmenter) flatCall() bool {
+	head := s.words[0].text
+	if strings.IndexByte(head, '\'') >= 0 || strings.IndexByte(head, '"') >= 0 {
+		return s.reject(ReasonCommandWord, "a quoted command word")
 	}
-	c.free = c.free[:len(c.free)+n]
-	return c.free[len(c.free)-n : len(c.free) : len(c.free)]
-}
-
-func (c *chunk[T]) new() *T { return &c.take(1)[0] }
-
-// reset makes the current array's Ts free again.
-func (c *chunk[T]) reset() { c.free = c.free[:0] }
-
-func pos(offset int) syntax.Pos { return syntax.NewPos(uint(offset), 1, 1) }
-
-// call builds the simple command of src[start:end], whose words flatSplit
-// has checked, as mvdan.cc/sh parses it: each unquoted run one Lit holding
-// its raw text, each single-quoted string one SglQuoted, each
-// double-quoted string one DblQuoted holding one Lit, or none when empty.
-func (f *flatWords) call(src string, start, end int) *syntax.CallExpr {
-	// One pass over the words first, so that the list of words of a long
-	// command is allocated once at its size (append would copy it again
-	// and again, a quarter larger each time).
-	n := 0
-	for i := start; i < end; n++ {
-		we, _ := wordEnd(src, i)
-		i = skipBlanks(src, we, false)
+	if !s.commandWord(head) {
+		return false
 	}
-	f.args = slices.Grow(f.args[:0], n)
-	f.words.reset()
-	f.lits.reset()
-	f.sgls.reset()
-	f.dbls.reset()
-	f.parts.reset()
-	i := start
-	for i < end {
-		we, _ := wordEnd(src, i)
-		f.scratch = f.scratch[:0]
-		for i < we {
-			switch src[i] {
-			case '\'':
-				j := i + 1
-				for src[j] != '\'' {
-					j++
-				}
-				q := f.sgls.new()
-				*q = syntax.SglQuoted{Left: pos(i), Right: pos(j), Value: src[i+1 : j]}
-				f.scratch = append(f.scratch, q)
-				i = j + 1
-			case '"':
-				j := i + 1
-				for src[j] != '"' {
-					if src[j] == '\\' {
-						j++
-					}
-					j++
-				}
-				q := f.dbls.new()
-				*q = syntax.DblQuoted{Left: pos(i), Right: pos(j)}
-				if j > i+1 {
-					l := f.lits.new()
-					*l = syntax.Lit{ValuePos: pos(i + 1), ValueEnd: pos(j), Value: src[i+1 : j]}
-					q.Parts = f.parts.take(1)
-					q.Parts[0] = l
-				}
-				f.scratch = append(f.scratch, q)
-				i = j + 1
-			default:
-				j := i
-				for j < we && src[j] != '\'' && src[j] != '"' {
-					if src[j] == '\\' {
-						j++
-					}
-					j++
-				}
-				l := f.lits.new()
-				*l = syntax.Lit{ValuePos: pos(i), ValueEnd: pos(j), Value: src[i:j]}
-				f.scratch = append(f.scratch, l)
-				i = j
-			}
+	for _, w := range s.words {
+		if !s.flatWord(w) {
+			return false
 		}
-		w := f.words.new()
-		w.Parts = f.parts.take(len(f.scratch))
-		copy(w.Parts, f.scratch)
-		f.args = append(f.args, w)
-		i = skipBlanks(src, we, false)
 	}
-	f.c.Args = f.args
-	return &f.c
+	return s.simple(head, s.words)
+}
+
+// flatWord applies PERM-28 and PERM-29 to a word of a flat command, part
+// by part as word does to the parser's nodes: an unquoted run of text
+// (with its backslash escapes), a single-quoted string, or a
+// double-quoted one. flatStop has refused `$` and backticks everywhere
+// but in single quotes, except escaped: those are refused here, as word
+// refuses them (PERM-28).
+func (s *segmenter) flatWord(w rawWord) bool {
+	t := w.text
+	for i := 0; i < len(t); {
+		switch t[i] {
+		case '\'':
+			j := i + 1 + strings.IndexByte(t[i+1:], '\'')
+			if !s.excuse(w.start+i, w.start+j) {
+				return false
+			}
+			if strings.IndexByte(t[i+1:j], '`') >= 0 {
+				return s.reject(ReasonExpansion, "a backtick")
+			}
+			i = j + 1
+		case '"':
+			j := i + 1
+			for t[j] != '"' {
+				if t[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			// flatStop refused `$` and backticks here, but not escaped.
+			if strings.ContainsAny(t[i+1:j], "$`") {
+				return s.reject(ReasonExpansion, "$ or a backtick in double quotes")
+			}
+			i = j + 1
+		default:
+			j := i
+			for j < len(t) && t[j] != '\'' && t[j] != '"' {
+				if t[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j, len(t))
+			if i == 0 && t[0] == '~' {
+				return s.reject(ReasonTilde, "a leading ~")
+			}
+			if class, bad := unquotedLit(t[i:j]); bad {
+				return s.reject(class, "in "+t[i:j])
+			}
+			i = j
+		}
+	}
+	return true
 }

@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -104,6 +103,8 @@ func classify(command string) Classification {
 		}
 	}
 	s := segmenter{src: command, hazards: hazards}
+	s.takeScratch()
+	defer s.putScratch()
 	if strings.IndexByte(command, '#') >= 0 {
 		// A comment can sit where no statement carries it (after the last
 		// one, say), so a command that may hold one is parsed whole and
@@ -135,7 +136,20 @@ func classify(command string) Classification {
 		// empty list can never stand for "segments".
 		return unknown(ReasonEmpty, "no command")
 	}
-	return Classification{Segments: s.segments, Inner: s.inners, rawInner: s.rawInner, innerSegment: s.innerSegment}
+	return s.result()
+}
+
+// result is the classification of a command the segmenter has accepted:
+// its segments, and its inner commands, each allocated once at its size.
+func (s *segmenter) result() Classification {
+	c := Classification{Segments: s.segments}
+	if n := len(s.inners); n > 0 {
+		c.Inner, c.rawInner, c.innerSegment = make([]string, n), make([]bool, n), make([]int, n)
+		for i, in := range s.inners {
+			c.Inner[i], c.rawInner[i], c.innerSegment[i] = s.src[in.start:in.end], in.raw, in.segment
+		}
+	}
+	return c
 }
 
 // segment segments a command with no `#`: the flat way when flatStop
@@ -229,6 +243,43 @@ func isUnicodeSpace(r rune) bool {
 	return unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) || isECMAScriptSpace(r)
 }
 
+// scratch is what a segmenter works in and a classification does not
+// keep: the words of the simple command being checked and the inner
+// commands found so far. A 1 MiB command can have half a million words,
+// and fresh lists for each classification, grown as they filled, were
+// most of what a long chain of wrappers allocated, and so most of the
+// garbage collector's work (PERM-53); scratchPool recycles them.
+type scratch struct {
+	words []rawWord
+	// wordsUsed is the most words held: those past len(words) still
+	// point into the command.
+	wordsUsed int
+	inners    []innerRef
+}
+
+// innerRef is one inner command (Classification.Inner) by its span in the
+// command, its segment's index and whether it is grammar-sensitive.
+type innerRef struct {
+	start, end, segment int
+	raw                 bool
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (s *segmenter) takeScratch() {
+	s.scratch = *scratchPool.Get().(*scratch)
+}
+
+// putScratch returns the segmenter's scratch to the pool, empty, with the
+// words it held cleared: they point into the command, which the pool must
+// not keep alive.
+func (s *segmenter) putScratch() {
+	clear(s.words[:s.wordsUsed])
+	sc := &scratch{words: s.words[:0], inners: s.inners[:0]}
+	s.scratch = scratch{}
+	scratchPool.Put(sc)
+}
+
 // parserPool recycles parsers: building one allocates more than parsing a
 // typical command does.
 var parserPool = sync.Pool{New: func() any {
@@ -258,11 +309,8 @@ func hasComment(f *syntax.File) bool {
 type segmenter struct {
 	src      string
 	segments []string
-	inners   []string
-	rawInner []bool
-	// innerSegment is Classification.innerSegment.
-	innerSegment []int
-	stack        []*syntax.Stmt
+	stack    []*syntax.Stmt
+	scratch
 	// hazards are the offsets of PERM-50's bytes not yet excused by a
 	// single-quoted string around them, in increasing order.
 	hazards []int
@@ -325,6 +373,8 @@ func (s *segmenter) stmt(top *syntax.Stmt) bool {
 	return true
 }
 
+// call checks a simple command the parser built: PERM-25 to PERM-29 on
+// its nodes, then the checks every simple command shares (simple).
 func (s *segmenter) call(c *syntax.CallExpr) bool {
 	if len(c.Assigns) > 0 {
 		return s.reject(ReasonAssignment, "an assignment")
@@ -338,60 +388,76 @@ func (s *segmenter) call(c *syntax.CallExpr) bool {
 	if len(head.Parts) != 1 || !ok {
 		return s.reject(ReasonCommandWord, "a quoted or expanded command word")
 	}
-	if strings.IndexByte(lit.Value, '\\') >= 0 {
-		return s.reject(ReasonCommandWord, "an escaped command word")
+	if !s.commandWord(lit.Value) {
+		return false
 	}
-	if localeAssignment(lit.Value) {
-		return s.reject(ReasonLocale, "a command word a single-byte locale reads as an assignment")
-	}
-	if syntax.IsKeyword(lit.Value) {
-		return s.reject(ReasonReserved, "reserved word "+lit.Value)
-	}
-	if declarationBuiltins[lit.Value] {
-		return s.reject(ReasonDeclaration, lit.Value)
-	}
+	s.words = s.words[:0]
 	for _, w := range c.Args {
 		if !s.word(w) {
 			return false
 		}
+		start := int(w.Pos().Offset())
+		s.words = append(s.words, rawWord{text: s.src[start:w.End().Offset()], start: start})
 	}
+	s.wordsUsed = max(s.wordsUsed, len(s.words))
+	return s.simple(lit.Value, s.words)
+}
+
+// rawWord is one word of a simple command by its source text, once
+// PERM-28 and PERM-29 have admitted it: literal text, single-quoted text
+// and double-quoted literal text, so the text says everything the checks
+// after those read (its value is wordValue of it). Both ways of
+// segmenting, the parser's and the flat one, end in these.
+type rawWord struct {
+	text  string
+	start int // the offset of the word's first byte in the command
+}
+
+// commandWord applies to the value of a command word, known to be one
+// unquoted literal, what PERM-27, PERM-51, PERM-24 and PERM-26 require of
+// it, in that order.
+func (s *segmenter) commandWord(v string) bool {
+	switch {
+	case strings.IndexByte(v, '\\') >= 0:
+		return s.reject(ReasonCommandWord, "an escaped command word")
+	case localeAssignment(v):
+		return s.reject(ReasonLocale, "a command word a single-byte locale reads as an assignment")
+	case syntax.IsKeyword(v):
+		return s.reject(ReasonReserved, "reserved word "+v)
+	case declarationBuiltins[v]:
+		return s.reject(ReasonDeclaration, v)
+	}
+	return true
+}
+
+// simple applies what follows the word checks to a simple command of
+// admitted words whose command word's value is name: PERM-44 to PERM-49,
+// then records its segment and inner commands.
+func (s *segmenter) simple(name string, words []rawWord) bool {
 	// PERM-44 to PERM-46, once every word is known to be plain text.
-	if !s.builtin(lit.Value, c.Args[1:]) {
+	if !s.builtin(name, words[1:]) {
 		return false
 	}
-	start, end := c.Pos().Offset(), c.End().Offset()
+	last := words[len(words)-1]
+	start, end := words[0].start, last.start+len(last.text)
 	// PERM-47 to PERM-49: what the command word runs, behind wrappers.
 	first := len(s.inners)
-	if !s.inner(c.Args, int(end)) {
+	if !s.inner(words) {
 		return false
 	}
 	if first < len(s.inners) {
 		// Each inner command is a suffix of the segment, so it is
 		// grammar-sensitive when the segment's last sensitive byte is in it.
-		last := int(start) + strings.LastIndexAny(s.src[start:end], grammarSensitive)
-		s.rawInner = slices.Grow(s.rawInner, len(s.inners)-first)
-		s.innerSegment = slices.Grow(s.innerSegment, len(s.inners)-first)
-		for _, in := range s.inners[first:] {
-			s.rawInner = append(s.rawInner, last >= int(end)-len(in))
-			s.innerSegment = append(s.innerSegment, len(s.segments))
+		last := start + strings.LastIndexAny(s.src[start:end], grammarSensitive)
+		for i := range s.inners[first:] {
+			in := &s.inners[first+i]
+			in.end, in.segment, in.raw = end, len(s.segments), last >= in.start
 		}
 	}
 	// The span of a simple command starts at its first word and ends at
 	// its last, so it is already trimmed (PERM-30).
 	s.segments = append(s.segments, s.src[start:end])
 	return true
-}
-
-// appendDoubling is append that doubles the capacity of a full slice.
-// append grows a long slice by about a quarter at a time, so collecting n
-// elements one by one allocates about 5n and copies about 4n; doubling
-// allocates at most 2n and copies at most n. One segment of 175,000
-// wrappers collects its inner commands so (PERM-53).
-func appendDoubling[T any](s []T, v T) []T {
-	if len(s) == cap(s) {
-		s = slices.Grow(s, len(s)+1)
-	}
-	return append(s, v)
 }
 
 // word applies PERM-28 and PERM-29 to one word. Only literal text, plain

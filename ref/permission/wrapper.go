@@ -1,9 +1,8 @@
 package permission
 
 import (
+	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // wrapper is how a command-running program that PERM-48 sees through reads
@@ -98,7 +97,33 @@ func init() {
 	for _, p := range personalities {
 		wrappers[p] = setarch(false)
 	}
+	programs = map[string]program{"find": {find: true}, "git": {git: true}}
+	for name := range runsText {
+		programs[name] = program{runsText: true}
+	}
+	for name := range shells {
+		p := programs[name]
+		p.shell = true
+		programs[name] = p
+	}
+	for name, wr := range wrappers {
+		p := programs[name]
+		p.wrapper = &wr
+		programs[name] = p
+	}
 }
+
+// program is what the tables say of one program name: runsText, shells,
+// wrappers, and the two programs with arguments of their own to read (find
+// and git). inner looks a name up once in programs, the union of the
+// tables, instead of once in each: a chain of wrappers looks up every word
+// (PERM-53).
+type program struct {
+	runsText, shell, find, git bool
+	wrapper                    *wrapper
+}
+
+var programs map[string]program
 
 // longStops are the long spellings of wrapper stops, by program.
 var longStops = map[string]map[string]bool{
@@ -163,40 +188,49 @@ func programName(word string) string {
 
 // inner applies PERM-47 to PERM-49 to one simple command whose words have
 // passed PERM-27 to PERM-29: it follows the chain of wrappers from the
-// command word, appending to s.inner the text each wrapped program runs as
-// (from its word, or from just after a `/` in it, to the end of the
-// segment), and refuses a program that runs text or an option it cannot
-// read.
-func (s *segmenter) inner(words []*syntax.Word, end int) bool {
+// command word, appending to s.inners where the text each wrapped program
+// runs as starts (at its word, or just after a `/` in it; the text ends
+// with the segment, which simple fills in), and refuses a program that
+// runs text or an option it cannot read.
+func (s *segmenter) inner(words []rawWord) bool {
 	i := 0
 	for {
 		w := words[i]
-		word, ok := plainLit(w)
+		word, ok := plainLit(w.text)
 		if !ok {
 			// PERM-48 with PERM-27: the program a wrapper runs is named by
 			// a plain word, as a command word must be.
 			return s.reject(ReasonCommandWord, "a quoted or escaped word after a wrapper")
 		}
-		start := int(w.Pos().Offset())
+		start := w.start
 		if i > 0 {
-			s.inners = appendDoubling(s.inners, s.src[start:end])
+			if len(s.inners) == cap(s.inners) {
+				// At most one more per word left, but for a `/`: grown
+				// once for a chain of wrappers, not a quarter at a time.
+				s.inners = slices.Grow(s.inners, len(words)-i+1)
+			}
+			s.inners = append(s.inners, innerRef{start: start})
 		}
 		name := programName(word)
 		if name == "" {
 			return true // a directory: bash runs nothing
 		}
 		if len(name) < len(word) {
-			s.inners = appendDoubling(s.inners, s.src[start+len(word)-len(name):end])
+			s.inners = append(s.inners, innerRef{start: start + len(word) - len(name)})
 		}
 		args := words[i+1:]
-		if r := runsCode(name, args); r != "" {
+		p, ok := programs[name]
+		if !ok {
+			return true
+		}
+		if r := runsCode(name, p, args); r != "" {
 			return s.reject(ReasonRunsText, r)
 		}
-		if r := writesFile(name, args); r != "" {
+		if r := writesFile(p, args); r != "" {
 			return s.reject(ReasonWrites, r)
 		}
-		wr, ok := wrappers[name]
-		if !ok {
+		wr := p.wrapper
+		if wr == nil {
 			return true
 		}
 		next, runs, bad := wr.command(name, args)
@@ -217,24 +251,24 @@ func (s *segmenter) inner(words []*syntax.Word, end int) bool {
 
 // runsCode reports, as a detail for the unknown reason, why program name
 // with args runs text as commands (PERM-49), or "" when it does not.
-func runsCode(name string, args []*syntax.Word) string {
+func runsCode(name string, p program, args []rawWord) string {
 	switch {
-	case runsText[name]:
+	case p.runsText:
 		return name
-	case shells[name]:
+	case p.shell:
 		if len(args) == 0 {
 			return name + " reading standard input"
 		}
-		v := wordValue(args[0])
+		v := wordValue(args[0].text)
 		if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 			return name + " with an option"
 		}
 		if processInput(v) {
 			return name + " reading a script from " + v
 		}
-	case name == "find":
+	case p.find:
 		for _, a := range args {
-			if v := wordValue(a); findRuns[v] {
+			if v := wordValue(a.text); findRuns[v] {
 				return "find " + v
 			}
 		}
@@ -269,12 +303,12 @@ func processInput(path string) bool {
 // "" when there is none: git's --output=FILE, which git diff, log, show and
 // every command taking diff options accept, spelled out or as any prefix
 // getopt-like parsers could take for it.
-func writesFile(name string, args []*syntax.Word) string {
-	if name != "git" {
+func writesFile(p program, args []rawWord) string {
+	if !p.git {
 		return ""
 	}
 	for _, a := range args {
-		v := wordValue(a)
+		v := wordValue(a.text)
 		opt, _, _ := strings.Cut(v, "=")
 		if len(opt) > 2 && strings.HasPrefix(opt, "--") && strings.HasPrefix("--output", opt) {
 			return "git " + v
@@ -286,14 +320,14 @@ func writesFile(name string, args []*syntax.Word) string {
 // command finds the word wr runs as a program among args, the words after
 // the wrapper's own: its index, whether anything runs at all, and, when an
 // argument is outside the table, which one.
-func (wr wrapper) command(name string, args []*syntax.Word) (int, bool, string) {
+func (wr wrapper) command(name string, args []rawWord) (int, bool, string) {
 	i := 0
-	if wr.arch && len(args) > 0 && !strings.HasPrefix(wordValue(args[0]), "-") {
+	if wr.arch && len(args) > 0 && !strings.HasPrefix(wordValue(args[0].text), "-") {
 		i++ // setarch's architecture
 	}
 options:
 	for i < len(args) {
-		v := wordValue(args[i])
+		v := wordValue(args[i].text)
 		switch {
 		case v == "--":
 			i++
@@ -326,10 +360,10 @@ options:
 	}
 	i += wr.operands
 	if wr.assigns {
-		if i < len(args) && wordValue(args[i]) == "-" {
+		if i < len(args) && wordValue(args[i].text) == "-" {
 			i++ // env's `-`, the same as -i, once, right after the options
 		}
-		for i < len(args) && strings.Contains(wordValue(args[i]), "=") {
+		for i < len(args) && strings.Contains(wordValue(args[i].text), "=") {
 			i++
 		}
 	}
