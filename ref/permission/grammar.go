@@ -10,9 +10,9 @@ type grammar struct {
 	// isSpace is the whitespace set of Normalize and of the `:*` prefix
 	// trim (PERM-10).
 	isSpace func(rune) bool
-	// denyQuantifier decides matchesDeny over a command's segments: the
-	// seed requires some segment to match (PERM-4).
-	denyQuantifier func(texts []text, match func(text) bool) bool
+	// denyEvery makes matchesDeny require every segment to match; the
+	// seed requires some segment to (PERM-4).
+	denyEvery bool
 	// denyTexts picks what a deny rule is compared with: the segments and
 	// the commands they run behind wrappers (PERM-47).
 	denyTexts func(Classification) []text
@@ -20,10 +20,9 @@ type grammar struct {
 
 // ref is the reference grammar.
 var ref = grammar{
-	classify:       classify,
-	isSpace:        isECMAScriptSpace,
-	denyQuantifier: some,
-	denyTexts:      denyTexts,
+	classify:  classify,
+	isSpace:   isECMAScriptSpace,
+	denyTexts: denyTexts,
 }
 
 func some(texts []text, match func(text) bool) bool {

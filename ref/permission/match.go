@@ -11,7 +11,18 @@ import (
 // the seed compares both raw, because collapsing whitespace inside quotes or
 // across an escape would make two different commands look equal.
 func GrammarSensitive(s string) bool {
-	return strings.ContainsAny(s, grammarSensitive)
+	if len(s) < 256 {
+		return strings.ContainsAny(s, grammarSensitive)
+	}
+	// A long text (a 1 MiB segment): one vectorised IndexByte per
+	// character is many times faster than testing each byte against the
+	// set, and it is where the time goes (PERM-53).
+	for i := 0; i < len(grammarSensitive); i++ {
+		if strings.IndexByte(s, grammarSensitive[i]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // grammarSensitive are the characters GrammarSensitive looks for.
@@ -136,4 +147,79 @@ func (g grammar) normalizedHead(dst []byte, s string, n int) ([]byte, bool) {
 		i += size
 	}
 	return b, true // trailing blanks are trimmed: they never get written
+}
+
+// textIndex holds the texts deny rules are compared with, grouped by first
+// byte, so that a rule is compared only with the texts that can match it
+// (PERM-53): a chain of 175,000 wrappers has as many inner commands, and a
+// hundred deny rules compared with each took longer than classifying the
+// command. matches rejects at once a text whose first byte is an ASCII
+// non-blank other than the first byte of the rule's form it compares, so
+// only the texts starting with the first byte of the rule's raw or
+// normalised form, and those starting with a blank, a non-ASCII byte or
+// nothing, can match.
+type textIndex struct {
+	all []text
+	// byFirst holds the texts with an ASCII non-blank first byte, ordered
+	// by it: those starting with b are byFirst[from[b]:from[b+1]]. Nil
+	// for a few texts, which are compared with every rule.
+	byFirst []text
+	from    [utf8.RuneSelf + 1]int
+	others  []text
+}
+
+// indexFrom is the number of texts from which a textIndex groups them:
+// below it, grouping costs more than comparing.
+const indexFrom = 32
+
+func newTextIndex(texts []text, isSpace func(rune) bool) *textIndex {
+	x := &textIndex{all: texts}
+	if len(texts) < indexFrom {
+		return x
+	}
+	grouped := func(t text) bool {
+		return t.s != "" && t.s[0] < utf8.RuneSelf && !isSpace(rune(t.s[0]))
+	}
+	// A counting sort: count, place each group, fill.
+	var count [utf8.RuneSelf]int
+	for _, t := range texts {
+		if grouped(t) {
+			count[t.s[0]]++
+		} else {
+			x.others = append(x.others, t)
+		}
+	}
+	for b := range utf8.RuneSelf {
+		x.from[b+1] = x.from[b] + count[b]
+	}
+	x.byFirst = make([]text, x.from[utf8.RuneSelf])
+	next := x.from
+	for _, t := range texts {
+		if grouped(t) {
+			x.byFirst[next[t.s[0]]] = t
+			next[t.s[0]]++
+		}
+	}
+	return x
+}
+
+// some reports whether r matches some text (PERM-4).
+func (x *textIndex) some(r rule) bool {
+	raw, norm := r.raw.text, r.norm.text
+	if x.byFirst == nil || raw == "" || !r.sensitive && norm == "" {
+		return some(x.all, r.matches)
+	}
+	if some(x.others, r.matches) || some(x.starting(raw[0]), r.matches) {
+		return true
+	}
+	return !r.sensitive && norm[0] != raw[0] && some(x.starting(norm[0]), r.matches)
+}
+
+// starting returns the grouped texts whose first byte is b: none when b is
+// not ASCII.
+func (x *textIndex) starting(b byte) []text {
+	if b >= utf8.RuneSelf {
+		return nil
+	}
+	return x.byFirst[x.from[b]:x.from[b+1]]
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // seedMatches is the seed's segmentMatchesRule written out whole (PERM-11
@@ -90,6 +91,46 @@ func TestDenyTextsDistinct(t *testing.T) {
 		for s := range want {
 			if !got[s] {
 				t.Errorf("%q: %q lost", cmd, s)
+			}
+		}
+	}
+}
+
+// TestTextIndex checks that a deny rule finds a match through the index
+// of texts by first byte exactly when it finds one among all the texts,
+// for every rule and text shape the index treats apart: texts starting
+// with a blank (under each whitespace set), a non-ASCII byte or nothing;
+// rules whose raw and normalised forms start differently, or are empty;
+// grammar-sensitive rules and texts.
+func TestTextIndex(t *testing.T) {
+	heads := []string{"ls", "rm", "nohup", "git", "a", " a", "\ta", "\u00a0a", "\u3000rm", "é", "'a'", "\"rm\"", "\\rm", "#", ""}
+	tails := []string{"", " x", "  x", "\tx", " -rf /", ":*", "'", " y z"}
+	var texts []text
+	for _, h := range heads {
+		for _, tl := range tails {
+			s := h + tl
+			texts = append(texts, text{s, GrammarSensitive(s)})
+		}
+	}
+	rules := []string{"\t:*", "\n:*", " \t :*"} // grammar-sensitive, and empty once trimmed
+	for _, h := range heads {
+		for _, tl := range []string{"", ":*", " :*", " x", " x:*", "  x:*", "\tx:*"} {
+			rules = append(rules, h+tl, " "+h+tl, "\u00a0"+h+tl)
+		}
+	}
+	for _, isSpace := range []func(rune) bool{isECMAScriptSpace, unicode.IsSpace, func(r rune) bool { return r == ' ' }} {
+		g := ref
+		g.isSpace = isSpace
+		for _, n := range []int{1, indexFrom, len(texts)} {
+			x := newTextIndex(texts[:n], isSpace)
+			if (x.byFirst != nil) != (n >= indexFrom) {
+				t.Fatalf("%d texts: grouped %v", n, x.byFirst != nil)
+			}
+			for _, c := range rules {
+				r := g.prepareRule(c)
+				if got, want := x.some(r), some(texts[:n], r.matches); got != want {
+					t.Errorf("rule %q over %d texts: index %v, all %v", c, n, got, want)
+				}
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package permission
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSegmentMatchesRuleDirect covers matcher inputs the wire corpus cannot
 // carry, because their segment is not a command that classifies as itself
@@ -43,6 +46,18 @@ func TestGrammarSensitive(t *testing.T) {
 	for _, s := range []string{"", "ls -la", "\r", "\v", "\u00a0", "`", "$", ";"} {
 		if GrammarSensitive(s) {
 			t.Errorf("GrammarSensitive(%q) = true", s)
+		}
+	}
+	// Long texts take another path: each character, first and last.
+	long := strings.Repeat("ls -la `$;\r ", 30)
+	if GrammarSensitive(long) {
+		t.Errorf("GrammarSensitive of %d bytes without one = true", len(long))
+	}
+	for _, c := range grammarSensitive {
+		for _, s := range []string{string(c) + long, long + string(c)} {
+			if !GrammarSensitive(s) {
+				t.Errorf("GrammarSensitive of %d bytes with %q = false", len(s), c)
+			}
 		}
 	}
 }

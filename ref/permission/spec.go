@@ -81,7 +81,8 @@ type view struct {
 	c   Classification
 	// segments and deny are the prepared texts allow and deny rules are
 	// compared with (PERM-3, PERM-4, PERM-47), made on first use.
-	segments, deny []text
+	segments []text
+	deny     *textIndex
 }
 
 func (g grammar) view(p call.Parsed) *view {
@@ -110,7 +111,7 @@ func (v *view) matches(content string) bool {
 	if v.segments == nil && v.ok {
 		v.segments = segmentTexts(v.c)
 	}
-	return v.ruleApplies(content, v.segments, every)
+	return v.ruleApplies(content, func(r rule) bool { return every(v.segments, r.matches) })
 }
 
 // segmentTexts are the texts an allow or ask rule is compared with: the
@@ -119,19 +120,22 @@ func (v *view) matches(content string) bool {
 // then costs the distinct segments only (PERM-53). Segments do not
 // overlap, so hashing them costs the command's length once.
 func segmentTexts(c Classification) []text {
-	t, _ := distinctSegments(c)
+	t, _ := distinctSegments(c, 0)
 	return t
 }
 
-// distinctSegments returns the distinct segments as texts and, for each
-// segment, whether it is the first of its text.
-func distinctSegments(c Classification) ([]text, []bool) {
-	// No size hint for the set and the list: a long chain repeats its
-	// commands, and sizing them for every segment cleared a table of
-	// 100,000 entries to keep one.
+// distinctSegments returns the distinct segments as texts, in a list with
+// room for extra more, and, for each segment, whether it is the first of
+// its text.
+func distinctSegments(c Classification, extra int) ([]text, []bool) {
+	// No size hint for the set, nor for the segments in the list: a long
+	// chain repeats its commands, and sizing them for every segment
+	// cleared a table of 100,000 entries to keep one. The room for the
+	// extra texts is made at once: 175,000 inner commands appended one by
+	// one grew the list a quarter at a time (PERM-53).
 	seen := map[string]bool{}
 	first := make([]bool, len(c.Segments))
-	var t []text
+	t := make([]text, 0, 1+extra)
 	for i, s := range c.Segments {
 		if !seen[s] {
 			seen[s] = true
@@ -145,10 +149,15 @@ func distinctSegments(c Classification) ([]text, []bool) {
 // matchesDeny also sees the commands the segments run behind wrappers and
 // paths (PERM-47): `nohup rm x` runs rm, so `rm:*` must refuse it.
 func (v *view) matchesDeny(content string) bool {
-	if v.deny == nil && v.ok {
-		v.deny = v.g.denyTexts(v.c)
-	}
-	return v.ruleApplies(content, v.deny, v.g.denyQuantifier)
+	return v.ruleApplies(content, func(r rule) bool {
+		if v.deny == nil {
+			v.deny = newTextIndex(v.g.denyTexts(v.c), v.g.isSpace)
+		}
+		if v.g.denyEvery {
+			return every(v.deny.all, r.matches)
+		}
+		return v.deny.some(r)
+	})
 }
 
 // denyTexts are the texts a deny rule is compared with: the segments, then
@@ -160,7 +169,7 @@ func (v *view) matchesDeny(content string) bool {
 // command equal to some segment may be listed twice, which costs a
 // comparison and changes no quantifier's answer.
 func denyTexts(c Classification) []text {
-	t, first := distinctSegments(c)
+	t, first := distinctSegments(c, len(c.Inner))
 	known := len(c.rawInner) == len(c.Inner) && len(c.innerSegment) == len(c.Inner)
 	var seen map[string]bool // for a classification from elsewhere (Grammar.Classify)
 	if !known {
@@ -183,11 +192,11 @@ func denyTexts(c Classification) []text {
 }
 
 // ruleApplies is the shape allow and deny matching share: a rejected call
-// matches nothing, a handle call only the reserved rule, and a run call
-// whose command classifies quantifies over the rule's matches among texts
-// of its classification — every segment for allow, some segment or inner
-// command for deny.
-func (v *view) ruleApplies(content string, texts []text, quantify func([]text, func(text) bool) bool) bool {
+// matches nothing, a handle call only the reserved rule, and for a run call
+// whose command classifies, match decides with the prepared rule over
+// texts of its classification — every segment for allow, some segment or
+// inner command for deny.
+func (v *view) ruleApplies(content string, match func(rule) bool) bool {
 	if !v.p.OK {
 		return false
 	}
@@ -197,8 +206,7 @@ func (v *view) ruleApplies(content string, texts []text, quantify func([]text, f
 	if !v.ok {
 		return false
 	}
-	r := v.g.prepareRule(content)
-	return quantify(texts, r.matches)
+	return match(v.g.prepareRule(content))
 }
 
 // unknown is PERM-5: a rejected call, or a run call that does not

@@ -37,7 +37,7 @@ func (g Grammar) grammar() grammar {
 		in.isSpace = g.IsSpace
 	}
 	if g.DenyEvery {
-		in.denyQuantifier = every
+		in.denyEvery = true
 	}
 	return in
 }
