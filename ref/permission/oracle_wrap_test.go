@@ -33,7 +33,9 @@ type oracleUsage struct {
 
 // usage builds the option expression: short flags F, short options with an
 // argument A (attached or as the next word), long flags, long options with
-// an argument (after `=` or as the next word), and extra alternatives.
+// an argument (after `=` or as the next word), and extra alternatives. An
+// option missing the next word its argument needs is read too: no word is
+// then left, and the wrapper runs nothing (PERM-48).
 func usage(flags, withArg string, longFlags, longArgs []string, extra ...string) *regexp.Regexp {
 	var alts []string
 	if flags != "" {
@@ -44,14 +46,14 @@ func usage(flags, withArg string, longFlags, longArgs []string, extra ...string)
 		if flags != "" {
 			f = `[` + flags + `]*`
 		}
-		alts = append(alts, `-`+f+`[`+withArg+`][^\x00]+\x00`, `-`+f+`[`+withArg+`]\x00[^\x00]*\x00`)
+		alts = append(alts, `-`+f+`[`+withArg+`][^\x00]+\x00`, `-`+f+`[`+withArg+`]\x00(?:[^\x00]*\x00)?`)
 	}
 	if len(longFlags) > 0 {
 		alts = append(alts, `--(?:`+strings.Join(longFlags, "|")+`)\x00`)
 	}
 	if len(longArgs) > 0 {
 		l := strings.Join(longArgs, "|")
-		alts = append(alts, `--(?:`+l+`)=[^\x00]*\x00`, `--(?:`+l+`)\x00[^\x00]*\x00`)
+		alts = append(alts, `--(?:`+l+`)=[^\x00]*\x00`, `--(?:`+l+`)\x00(?:[^\x00]*\x00)?`)
 	}
 	alts = append(alts, extra...)
 	if len(alts) == 0 {
