@@ -304,7 +304,8 @@ func FuzzClassify(f *testing.F) {
 // FuzzMatch fuzzes the rule matcher against the segmenter: nothing panics;
 // the matcher agrees with the JavaScript-semantics model of the seed
 // (jsSegmentMatchesRule, in UTF-16 code units); a single-segment command is
-// matched exactly as its segment; and the unknown-call invariants hold.
+// matched exactly as its segment, by a deny rule as its segment or one of
+// its inner commands; and the unknown-call invariants hold.
 func FuzzMatch(f *testing.F) {
 	for _, e := range load[ruleEntry](f, "rules.json") {
 		f.Add(e.Segment, e.Rule)
@@ -325,8 +326,13 @@ func FuzzMatch(f *testing.F) {
 		}
 		p := call.Parse(raw)
 		if c := Classify(segment); !c.Unknown && len(c.Segments) == 1 && c.Segments[0] == segment {
-			if Matches(rule, p) != got || MatchesDeny(rule, p) != got {
-				t.Fatalf("single segment %q: Matches/MatchesDeny disagree with SegmentMatchesRule for %q", segment, rule)
+			// A deny rule also sees the segment's inner commands (PERM-47).
+			deny := got
+			for _, in := range c.Inner {
+				deny = deny || SegmentMatchesRule(in, rule)
+			}
+			if Matches(rule, p) != got || MatchesDeny(rule, p) != deny {
+				t.Fatalf("single segment %q (inner %q): Matches/MatchesDeny disagree with SegmentMatchesRule for %q", segment, c.Inner, rule)
 			}
 		}
 		if IsUnknown(p) {
