@@ -94,7 +94,7 @@ func class(reason string) string {
 }
 
 // sameCalls compares the simple commands flatSplit finds in c, and the
-// words flatWords cuts them into, with the parser's: the same spans, and
+// words it cuts them into, with the parser's: the same spans, and
 // for each word the same source text at the same offset.
 func sameCalls(c string) error {
 	f, err := parse(c)
