@@ -44,10 +44,16 @@ type Status string
 const (
 	Killed       Status = "killed"       // a scenario of its area failed or errored
 	TimedOut     Status = "timeout"      // the run outlived its bound and was killed: counted as killed
+	OverMemory   Status = "memory"       // the run's processes held more than Config.MemoryBound and were killed: counted as killed, with the timeouts
 	Survived     Status = "survived"     // every scenario of its area passed
 	Uncompilable Status = "uncompilable" // the mutant did not build: skipped, counted apart
 	Inconclusive Status = "inconclusive" // nothing failed, but the machine missed a time bound in every attempt: neither killed nor survived, rerun it
 )
+
+// memoryPoll is how often a scenario run's resident memory is read
+// against Config.MemoryBound: a mutant that loops allocating grows by a
+// few hundred megabytes in it.
+const memoryPoll = time.Second
 
 // exitInconclusive is apexcheck's exit status for a run that decides
 // neither way (internal/cli.ExitInconclusive).
@@ -80,6 +86,12 @@ type Config struct {
 	// Timeout bounds one mutant's scenario run; 0 derives it from the
 	// unmutated run of its area (see Run).
 	Timeout time.Duration
+	// MemoryBound bounds the resident memory of one mutant's scenario run
+	// (its runner and everything it starts), in bytes; 0 sets none. A
+	// mutant that loops allocating reaches gigabytes within the time
+	// bound, several servers at once, and with two jobs could take a
+	// machine's memory; the run is killed at the bound instead.
+	MemoryBound int64
 	// Sandbox is the command prefix each scenario run is started under,
 	// from FindSandbox; nil runs them on the host (see sandbox.go for why
 	// that is unsafe).
@@ -319,15 +331,31 @@ func (r *Runner) scenarios(bin, area, dir string, bound time.Duration) (Status, 
 	go func() { exited <- cmd.Wait() }()
 	var err error
 	timedOut := false
-	select {
-	case err = <-exited:
-	case <-time.After(bound):
-		timedOut = true
+	var held int64 // resident bytes at the memory bound, when it was passed
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	var tick <-chan time.Time
+	if r.cfg.MemoryBound > 0 {
+		t := time.NewTicker(memoryPoll)
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
+	for {
+		select {
+		case err = <-exited:
+			break wait
+		case <-timer.C:
+			timedOut = true
+		case <-tick:
+			if held = residentUnder(tmp); held <= r.cfg.MemoryBound {
+				continue
+			}
+		case <-r.stop:
+		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-exited
-	case <-r.stop:
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-exited
+		break
 	}
 	// Whatever the run left in its group goes too, and after a kill
 	// whatever it started elsewhere.
@@ -342,6 +370,9 @@ func (r *Runner) scenarios(bin, area, dir string, bound time.Duration) (Status, 
 	switch {
 	case timedOut:
 		return TimedOut, killer, out.String()
+	case held > r.cfg.MemoryBound:
+		return OverMemory, killer, fmt.Sprintf("%s\nmutants: killed holding %d MiB, over the memory bound of %d MiB\n",
+			out.String(), held>>20, r.cfg.MemoryBound>>20)
 	case err != nil:
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {

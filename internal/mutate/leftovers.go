@@ -15,6 +15,12 @@ import (
 // process groups of their own, commands detached from them), and nothing
 // else. Without /proc it does nothing.
 func killLeftovers(dir string) {
+	processesUnder(dir, func(pid int) { syscall.Kill(pid, syscall.SIGKILL) })
+}
+
+// processesUnder calls f with the PID of every process but this one whose
+// environment has TMPDIR under dir.
+func processesUnder(dir string, f func(pid int)) {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return
@@ -32,7 +38,7 @@ func killLeftovers(dir string) {
 		}
 		for _, kv := range bytes.Split(env, []byte{0}) {
 			if bytes.HasPrefix(kv, want) {
-				syscall.Kill(pid, syscall.SIGKILL)
+				f(pid)
 				break
 			}
 		}

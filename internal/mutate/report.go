@@ -15,7 +15,7 @@ const MinKillRate = 0.95
 type Tally struct {
 	Mutants, Uncompilable    int
 	Inconclusive             int // neither killed nor survived: rerun on a quieter machine
-	Killed, TimedOut         int // TimedOut is part of Killed
+	Killed, TimedOut         int // TimedOut (at the time or the memory bound) is part of Killed
 	Survived                 int
 	Equivalent               int // survivors triaged equivalent
 	Untriaged, StaleScenario int // survivors not triaged, or triaged as killed by a scenario that does not kill them
@@ -75,7 +75,7 @@ func Summarize(results []Result, triage Triage) Summary {
 				t.Inconclusive++
 			case Killed:
 				t.Killed++
-			case TimedOut:
+			case TimedOut, OverMemory:
 				t.Killed++
 				t.TimedOut++
 			case Survived:
@@ -136,7 +136,7 @@ func (s Summary) Write(w io.Writer) {
 		row(p, s.ByPackage[p])
 	}
 	row("total", &s.Total)
-	fmt.Fprintln(w, "(killrate: killed / (killed + survived - equivalent); timeout is part of killed; nobuild is skipped)")
+	fmt.Fprintln(w, "(killrate: killed / (killed + survived - equivalent); timeout, at the time or memory bound, is part of killed; nobuild is skipped)")
 	if n := s.Total.Inconclusive; n > 0 {
 		fmt.Fprintf(w, "%d mutant(s) inconclusive: the machine missed a time bound in every attempt, so they count neither way; rerun them (-id) on a quieter machine:\n", n)
 		for _, r := range s.Inconclusive {

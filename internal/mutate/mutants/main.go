@@ -42,10 +42,11 @@ func run() int {
 		only    = flag.String("id", "", "run only the mutants with these comma-separated `IDS` (to check a triage)")
 		list    = flag.Bool("list", false, "list the selected mutants and exit")
 		jsonOut = flag.String("json", "", "write every mutant's result as JSON Lines to `FILE`")
+		memory  = flag.Int64("memory", 0, "bound on the resident memory of one mutant's scenario run, in `MiB`; a run over it is killed and counted killed, with the timeouts (default: half the machine's memory, shared among the jobs)")
 		onHost  = flag.Bool("unsandboxed", false, "run the scenarios on the host instead of in a PID namespace of their own; a mutant that signals the wrong processes can then kill any process of the machine")
 	)
 	flag.Parse()
-	if flag.NArg() > 0 || *jobs < 1 || *max < 0 || *timeout < 0 {
+	if flag.NArg() > 0 || *jobs < 1 || *max < 0 || *timeout < 0 || *memory < 0 {
 		flag.Usage()
 		return 2
 	}
@@ -58,7 +59,10 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "mutants: run me from the module root:", err)
 		return 2
 	}
-	cfg := mutate.Config{Root: root, Max: *max, Seed: *seed, Jobs: *jobs, Timeout: *timeout}
+	cfg := mutate.Config{Root: root, Max: *max, Seed: *seed, Jobs: *jobs, Timeout: *timeout, MemoryBound: *memory << 20}
+	if cfg.MemoryBound == 0 {
+		cfg.MemoryBound = mutate.DefaultMemoryBound(*jobs)
+	}
 	if !*list && !*onHost {
 		if cfg.Sandbox, err = mutate.FindSandbox(); err != nil {
 			fmt.Fprintf(os.Stderr, "mutants: %v\nmutants: -unsandboxed runs without one, at the risk of a mutant killing other processes\n", err)
